@@ -1,0 +1,103 @@
+import Foundation
+
+/// Every failure the package reports, with the context needed to act on it.
+///
+/// One type for the whole package so callers can `catch let error as HTTPSerializationError`
+/// once; ``nsError`` bridges it to AFNetworking's domains and codes for code moving from
+/// Objective-C.
+public enum HTTPSerializationError: Error, Sendable, Equatable {
+    /// The URL string could not be parsed as a URL (empty, spaces, bad characters).
+    case invalidURL(String)
+    /// The HTTP method is not an RFC 9110 token (it would corrupt the request line).
+    case invalidHTTPMethod(String)
+    /// A header field name or value would corrupt the header block (CR, LF, NUL, other
+    /// control characters, or a name that is not a token). The value is not echoed, since
+    /// headers often carry secrets.
+    case invalidHeaderField(name: String, reason: String)
+    /// Basic-auth credentials that RFC 7617 cannot carry (a user name containing `:`).
+    case invalidCredentials(reason: String)
+    /// A value in a parameter graph has no parameter form. `path` is where it sits, such as
+    /// `user.tags[2]`.
+    case invalidParameter(path: String, reason: String)
+    /// A parameter graph is nested deeper than the configured limit.
+    case nestingTooDeep(path: String, limit: Int)
+    /// The parameters cannot be written as JSON (sets, data, dates, NaN, infinity, or a
+    /// top-level scalar without `.fragmentsAllowed`).
+    case invalidJSONParameters(reason: String, underlying: NSError? = nil)
+    /// The parameters cannot be written as a property list (null, sets, unsupported format).
+    case invalidPropertyListParameters(reason: String, underlying: NSError? = nil)
+    /// The query or body text cannot be represented in the serializer's string encoding.
+    case stringEncodingFailed(encoding: UInt)
+}
+
+extension HTTPSerializationError {
+    /// AFNetworking's domain for request-serialization errors.
+    public static let requestSerializationDomain = "com.alamofire.error.serialization.request"
+    /// AFNetworking's domain for response-serialization errors.
+    public static let responseSerializationDomain = "com.alamofire.error.serialization.response"
+
+    /// The AFNetworking domain this error belongs to.
+    public var domain: String {
+        Self.requestSerializationDomain
+    }
+
+    /// The `NSURLError` code AFNetworking used for this kind of failure.
+    public var code: Int {
+        switch self {
+        case .invalidURL: return URLError.badURL.rawValue
+        default: return URLError.cannotDecodeContentData.rawValue
+        }
+    }
+
+    /// Why the failure happened, in AFNetworking's words where it had any.
+    var reasonText: String {
+        switch self {
+        case .invalidURL(let string):
+            return "The URL string \(Self.quoted(string)) is not a valid URL."
+        case .invalidHTTPMethod(let method):
+            return "The HTTP method \(Self.quoted(method)) is not a valid token."
+        case .invalidHeaderField(let name, let reason):
+            return "The header field \(Self.quoted(name)) is invalid: \(reason)."
+        case .invalidCredentials(let reason):
+            return "The credentials are invalid: \(reason)."
+        case .invalidParameter(let path, let reason):
+            return "The parameter at \(Self.pathDescription(path)) is invalid: \(reason)."
+        case .nestingTooDeep(let path, let limit):
+            return "The parameters are nested more than \(limit) levels deep at \(Self.pathDescription(path))."
+        case .invalidJSONParameters:
+            return "The `parameters` argument is not valid JSON."
+        case .invalidPropertyListParameters:
+            return "The `parameters` argument is not a valid property list."
+        case .stringEncodingFailed(let encoding):
+            return "The text cannot be represented in \(String.Encoding(rawValue: encoding))."
+        }
+    }
+
+    /// What went wrong in one line, with the detail that the reason leaves out.
+    var descriptionText: String {
+        switch self {
+        case .invalidJSONParameters(let reason, _), .invalidPropertyListParameters(let reason, _):
+            return "\(reasonText) \(reason)"
+        default:
+            return reasonText
+        }
+    }
+
+    /// The lower-level error that caused this one, if any.
+    public var underlyingError: NSError? {
+        switch self {
+        case .invalidJSONParameters(_, let underlying), .invalidPropertyListParameters(_, let underlying):
+            return underlying
+        default:
+            return nil
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"\(text.count > 200 ? text.prefix(200) + "…" : Substring(text))\""
+    }
+
+    private static func pathDescription(_ path: String) -> String {
+        path.isEmpty ? "the top level" : "`\(path)`"
+    }
+}

@@ -1,0 +1,28 @@
+/// Where a value sits in a parameter graph, for error messages: `user.tags[2]`.
+struct ParameterPath: Sendable {
+    enum Component: Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    private(set) var components: [Component] = []
+
+    var count: Int { components.count }
+
+    func appending(_ component: Component) -> ParameterPath {
+        var copy = self
+        copy.components.append(component)
+        return copy
+    }
+
+    var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : "." + key
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Receives the leaf pairs of a flattened parameter tree, in output order.
+protocol QueryPairSink {
+    /// `field` is the unescaped UTF-8 name, such as `phone[home]`; `value` is a scalar or `.null`.
+    mutating func pair(field: UnsafeBufferPointer<UInt8>, value: ParameterValue)
+}
+
+/// Flattens a parameter tree into (field, value) pairs: the one traversal behind query
+/// strings, form bodies, the pairs API and multipart form fields.
+///
+/// Iterative, so no tree is too deep for the stack; keys sorted at every level; array order
+/// kept; set elements sorted by their written form.
+struct QueryStringFlattener {
+    let style: QueryStringStyle
+
+    private enum Segment {
+        case none
+        case topLevelKey(String)
+        case nestedKey(String)
+        case emptyBrackets
+        case index(Int)
+    }
+
+    private struct Item {
+        var value: ParameterValue
+        var parentLength: Int
+        var segment: Segment
+    }
+
+    func walk<Sink: QueryPairSink>(_ root: ParameterValue, into sink: inout Sink) {
+        var field: [UInt8] = []
+        field.reserveCapacity(64)
+        var stack: [Item] = [Item(value: root, parentLength: 0, segment: .none)]
+        var isRoot = true
+        while let item = stack.popLast() {
+            field.removeSubrange(item.parentLength...)
+            append(item.segment, to: &field)
+            let length = field.count
+            let topLevel = isRoot
+            isRoot = false
+            switch item.value {
+            case .dictionary(let entries):
+                // Pushed in reverse so they pop in ascending key order.
+                for (key, value) in entries.sorted(by: { $0.key > $1.key }) {
+                    let segment: Segment = topLevel ? .topLevelKey(key) : .nestedKey(key)
+                    stack.append(Item(value: value, parentLength: length, segment: segment))
+                }
+            case .array(let elements):
+                for index in elements.indices.reversed() {
+                    stack.append(Item(value: elements[index], parentLength: length, segment: arraySegment(index)))
+                }
+            case .set(let elements):
+                for element in sortedSetElements(elements).reversed() {
+                    stack.append(Item(value: element, parentLength: length, segment: .none))
+                }
+            case .null where style.nullEncoding == .dropKey:
+                continue
+            default:
+                field.withUnsafeBufferPointer { sink.pair(field: $0, value: item.value) }
+            }
+        }
+    }
+
+    private func arraySegment(_ index: Int) -> Segment {
+        switch style.arrayEncoding {
+        case .brackets: return .emptyBrackets
+        case .indexed: return .index(index)
+        case .repeatedKeys: return .none
+        }
+    }
+
+    private func append(_ segment: Segment, to field: inout [UInt8]) {
+        switch segment {
+        case .none:
+            break
+        case .topLevelKey(let key):
+            field.append(contentsOf: key.utf8)
+        case .nestedKey(let key):
+            switch style.keyEncoding {
+            case .brackets:
+                field.append(UInt8(ascii: "["))
+                field.append(contentsOf: key.utf8)
+                field.append(UInt8(ascii: "]"))
+            case .dotted:
+                field.append(UInt8(ascii: "."))
+                field.append(contentsOf: key.utf8)
+            }
+        case .emptyBrackets:
+            field.append(UInt8(ascii: "["))
+            field.append(UInt8(ascii: "]"))
+        case .index(let index):
+            field.append(UInt8(ascii: "["))
+            field.append(contentsOf: String(index).utf8)
+            field.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// Sets have no order of their own; sorting by the written form makes output stable.
+    private func sortedSetElements(_ elements: Set<ParameterValue>) -> [ParameterValue] {
+        elements
+            .map { element -> (String, ParameterValue) in (sortKey(element), element) }
+            .sorted { $0.0 < $1.0 }
+            .map(\.1)
+    }
+
+    private func sortKey(_ element: ParameterValue) -> String {
+        switch element {
+        case .null: return ""
+        case .array, .set, .dictionary: return QueryStringWriter(style: style).write(element)
+        default: return style.text(for: element)
+        }
+    }
+}
+
+extension QueryStringStyle {
+    /// The unescaped text of a scalar value; containers and null have none.
+    func text(for value: ParameterValue) -> String {
+        switch value {
+        case .string(let string): return string
+        case .int(let int): return String(int)
+        case .double(let double): return Self.numberText(double)
+        case .decimal(let decimal): return decimal.description
+        case .bool(let flag):
+            switch boolEncoding {
+            case .numeric: return flag ? "1" : "0"
+            case .literal: return flag ? "true" : "false"
+            }
+        case .date(let date): return text(for: date)
+        case .data(let data):
+            switch dataEncoding {
+            case .base64: return data.base64EncodedString()
+            case .custom(let format): return format(data)
+            }
+        case .null, .array, .set, .dictionary:
+            return ""
+        }
+    }
+
+    private func text(for date: Date) -> String {
+        switch dateEncoding {
+        case .foundationDescription:
+            return date.description
+        case .secondsSince1970:
+            return Self.numberText(date.timeIntervalSince1970)
+        case .millisecondsSince1970:
+            let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+            return Int64(exactly: milliseconds).map { String($0) } ?? Self.numberText(milliseconds)
+        case .iso8601:
+            let seconds = date.timeIntervalSince1970
+            let whole = seconds.rounded(.down) == seconds
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
+        case .custom(let format):
+            return format(date)
+        }
+    }
+
+    /// The shortest text for a number; integral values print without `.0`, as `NSNumber`
+    /// does on Apple platforms, so `1.0` is `1`.
+    static func numberText(_ double: Double) -> String {
+        if double.isFinite, double.rounded() == double, abs(double) < 1e15 {
+            return String(Int64(double))
+        }
+        return double.description
+    }
+}
