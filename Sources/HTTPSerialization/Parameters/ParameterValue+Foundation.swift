@@ -44,7 +44,7 @@ private struct FoundationBridge {
                 guard let key = Self.string(key) else {
                     throw HTTPSerializationError.invalidParameter(
                         path: path.description,
-                        reason: "dictionary key \(key) of type \(type(of: key)) is not a string")
+                        reason: "dictionary key \(key) is not a string")
                 }
                 result[key] = try convert(element, at: path.appending(.key(key)))
             }

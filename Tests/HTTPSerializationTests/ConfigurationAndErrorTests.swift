@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import HTTPSerialization
+
+@Suite("Configuration: copies and Codable round trips")
+struct ConfigurationTests {
+    static func customized() throws -> HTTPRequestSerializer {
+        var serializer = HTTPRequestSerializer()
+        serializer.stringEncoding = .isoLatin1
+        try serializer.setValue("a", forHTTPHeaderField: "Z-First")
+        try serializer.setAuthorizationHeader(username: "user", password: "password")
+        serializer.methodsEncodingParametersInURI = ["GET", "QUERY"]
+        serializer.queryStringStyle = QueryStringStyle(
+            arrayEncoding: .indexed, keyEncoding: .dotted, boolEncoding: .literal, spaceEncoding: .plus,
+            nullEncoding: .dropKey, dateEncoding: .iso8601)
+        serializer.maximumParameterDepth = 33
+        serializer.timeoutInterval = 12
+        serializer.cachePolicy = .returnCacheDataDontLoad
+        serializer.allowsCellularAccess = false
+        serializer.httpShouldHandleCookies = false
+        serializer.httpShouldUsePipelining = true
+        serializer.networkServiceType = .video
+        return serializer
+    }
+
+    static func expectSameFields(_ a: HTTPRequestSerializer, _ b: HTTPRequestSerializer) {
+        #expect(a.stringEncoding == b.stringEncoding)
+        #expect(a.headers == b.headers)
+        #expect(Array(a.headers.map(\.name)) == Array(b.headers.map(\.name)))
+        #expect(a.methodsEncodingParametersInURI == b.methodsEncodingParametersInURI)
+        #expect(a.maximumParameterDepth == b.maximumParameterDepth)
+        #expect(a.timeoutInterval == b.timeoutInterval)
+        #expect(a.cachePolicy == b.cachePolicy)
+        #expect(a.allowsCellularAccess == b.allowsCellularAccess)
+        #expect(a.httpShouldHandleCookies == b.httpShouldHandleCookies)
+        #expect(a.httpShouldUsePipelining == b.httpShouldUsePipelining)
+        #expect(a.networkServiceType == b.networkServiceType)
+        let sample: ParameterValue = ["a b": [["t": true, "n": nil, "d": .date(Date(timeIntervalSince1970: 0))]]]
+        #expect(queryString(from: sample, style: a.queryStringStyle) == queryString(from: sample, style: b.queryStringStyle))
+    }
+
+    @Test("a copy keeps every field and changing it leaves the original alone")
+    func copies() throws {
+        let original = try Self.customized()
+        var copy = original
+        Self.expectSameFields(original, copy)
+        try copy.setValue("changed", forHTTPHeaderField: "Z-First")
+        copy.timeoutInterval = 1
+        #expect(original.value(forHTTPHeaderField: "Z-First") == "a")
+        #expect(original.timeoutInterval == 12)
+    }
+
+    @Test("a JSON round trip keeps every field of all three serializers")
+    func codableRoundTrip() throws {
+        let base = try Self.customized()
+        let decoded = try JSONDecoder().decode(HTTPRequestSerializer.self, from: JSONEncoder().encode(base))
+        Self.expectSameFields(base, decoded)
+
+        let json = JSONRequestSerializer(base: base, writingOptions: [.prettyPrinted, .sortedKeys])
+        let decodedJSON = try JSONDecoder().decode(JSONRequestSerializer.self, from: JSONEncoder().encode(json))
+        Self.expectSameFields(json.base, decodedJSON.base)
+        #expect(decodedJSON.writingOptions == json.writingOptions)
+
+        let plist = PropertyListRequestSerializer(base: base, format: .binary, writeOptions: 0)
+        let decodedPlist = try JSONDecoder().decode(PropertyListRequestSerializer.self, from: JSONEncoder().encode(plist))
+        Self.expectSameFields(plist.base, decodedPlist.base)
+        #expect(decodedPlist.format == .binary)
+        #expect(decodedPlist.writeOptions == plist.writeOptions)
+    }
+
+    @Test("closures cannot be archived, so encoding them throws instead of dropping them")
+    func closuresRefuseArchiving() {
+        var serializer = plainSerializer()
+        serializer.queryStringSerialization = { _, _ in "" }
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(serializer) }
+        var style = QueryStringStyle.afNetworking
+        style.dateEncoding = .custom { _ in "" }
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(style) }
+    }
+
+    @Test("archived headers are validated on decoding")
+    func decodedHeadersValidated() {
+        let json = #"{"headers":[{"name":"X","value":"a\r\nb"}]}"#
+        #expect(throws: HTTPSerializationError.self) {
+            try JSONDecoder().decode(HTTPRequestSerializer.self, from: Data(json.utf8))
+        }
+    }
+}
+
+@Suite("Errors")
+struct ErrorBridgeTests {
+    @Test("errors bridge to AF's request domain with reason and description")
+    func nsErrorBridge() {
+        let error = HTTPSerializationError.invalidURL("http://a b")
+        #expect(error.nsError.domain == "com.alamofire.error.serialization.request")
+        #expect(error.nsError.code == NSURLErrorBadURL)
+        #expect(error.nsError.localizedFailureReason == "The URL string \"http://a b\" is not a valid URL.")
+        #expect(error.localizedDescription == "The URL string \"http://a b\" is not a valid URL.")
+    }
+
+    @Test("a Foundation failure is carried as the underlying error")
+    func underlyingError() {
+        let cause = NSError(domain: NSCocoaErrorDomain, code: 3851)
+        let error = HTTPSerializationError.invalidPropertyListParameters(reason: "x", underlying: cause)
+        #expect(error.nsError.userInfo[NSUnderlyingErrorKey] as? NSError == cause)
+    }
+}
