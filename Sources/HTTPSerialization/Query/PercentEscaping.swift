@@ -13,82 +13,70 @@ public func percentEscaped(_ string: String) -> String {
 }
 
 /// The byte-level engine shared by `percentEscaped(_:)` and the query-string writer.
+///
+/// Branchless: each input byte indexes a table holding its 1- or 3-byte output packed in a
+/// `UInt32` and that output's length; the writer always stores 4 bytes and advances by the
+/// length, so random text costs no branch mispredictions.
 enum PercentEscaping {
-    /// 1 where the byte stays literal.
-    static let literal: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
-        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = 1 }
-        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = 1 }
-        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = 1 }
-        for byte in "-._~/?".utf8 { table[Int(byte)] = 1 }
-        return table
-    }()
+    /// Bytes a target must have past `escapedLength(source)` for the 4-byte stores.
+    static let writeSlack = 3
 
-    static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// Per byte: its escaped form, little-endian packed.
+    static let encoded: [UInt32] = (0..<256).map { byte in
+        let byte = UInt32(byte)
+        if isLiteral(UInt8(byte)) { return byte }
+        let hex = Array("0123456789ABCDEF".utf8).map(UInt32.init)
+        return UInt32(UInt8(ascii: "%")) | hex[Int(byte >> 4)] << 8 | hex[Int(byte & 0x0F)] << 16
+    }
+
+    /// Per byte: how many bytes its escaped form has (1 or 3).
+    static let lengths: [UInt8] = (0..<256).map { isLiteral(UInt8($0)) ? 1 : 3 }
+
+    static func isLiteral(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~/?".utf8.contains(byte)
+        }
+    }
 
     static func escape(_ string: String) -> String {
         var string = string
-        string.makeContiguousUTF8()
-        return string.utf8.withContiguousStorageIfAvailable { source in
-            let length = escapedLength(source)
-            if length == source.count { return string }
-            return String(unsafeUninitializedCapacity: length) { target in
+        let (length, count) = string.withUTF8 { (escapedLength($0), $0.count) }
+        if length == count { return string }
+        return string.withUTF8 { source in
+            String(unsafeUninitializedCapacity: length + writeSlack) { target in
                 write(source, to: target.baseAddress!)
             }
-        }!
+        }
     }
 
     /// How many bytes `source` takes once escaped.
     @inline(__always)
     static func escapedLength(_ source: UnsafeBufferPointer<UInt8>) -> Int {
-        literal.withUnsafeBufferPointer { table in
-            var escapes = 0
-            for byte in source { escapes &+= Int(table[Int(byte)] ^ 1) }
-            return source.count &+ 2 &* escapes
+        lengths.withUnsafeBufferPointer { lengths in
+            var total = 0
+            for byte in source { total &+= Int(lengths[Int(byte)]) }
+            return total
         }
     }
 
     /// Writes the escaped form of `source` at `target`, which must have room for
-    /// `escapedLength(source)` bytes; returns the number of bytes written.
+    /// `escapedLength(source) + writeSlack` bytes; returns the number of bytes that count.
     @inline(__always)
-    @discardableResult
     static func write(_ source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
-        literal.withUnsafeBufferPointer { table in
-            hexDigits.withUnsafeBufferPointer { hex in
+        encoded.withUnsafeBufferPointer { encoded in
+            lengths.withUnsafeBufferPointer { lengths in
+                let raw = UnsafeMutableRawPointer(target)
                 var out = 0
                 for byte in source {
-                    if table[Int(byte)] != 0 {
-                        target[out] = byte
-                        out &+= 1
-                    } else {
-                        target[out] = UInt8(ascii: "%")
-                        target[out &+ 1] = hex[Int(byte >> 4)]
-                        target[out &+ 2] = hex[Int(byte & 0x0F)]
-                        out &+= 3
-                    }
+                    raw.storeBytes(of: encoded[Int(byte)].littleEndian, toByteOffset: out, as: UInt32.self)
+                    out &+= Int(lengths[Int(byte)])
                 }
                 return out
             }
         }
-    }
-
-    /// Appends the escaped form of `source` to `output`.
-    static func append(_ source: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        let length = escapedLength(source)
-        if length == source.count {
-            output.append(contentsOf: source)
-            return
-        }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: length))
-        output.withUnsafeMutableBufferPointer { buffer in
-            _ = write(source, to: buffer.baseAddress! + start)
-        }
-    }
-
-    static func append(_ string: String, to output: inout [UInt8]) {
-        var string = string
-        string.makeContiguousUTF8()
-        string.utf8.withContiguousStorageIfAvailable { append($0, to: &output) }
     }
 }

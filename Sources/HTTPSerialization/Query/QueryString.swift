@@ -59,55 +59,56 @@ private struct PairCollector: QueryPairSink {
 /// Writes escaped pairs joined by `&` straight into one byte buffer.
 struct QueryStringWriter: QueryPairSink {
     let style: QueryStringStyle
-    private var output: [UInt8] = []
+    private let output = ByteBuffer()
 
     init(style: QueryStringStyle) {
         self.style = style
     }
 
     func write(_ parameters: ParameterValue) -> String {
-        var writer = self
+        var writer = QueryStringWriter(style: style)
         QueryStringFlattener(style: style).walk(parameters, into: &writer)
         return writer.finish()
     }
 
     mutating func pair(field: UnsafeBufferPointer<UInt8>, value: ParameterValue) {
-        if !output.isEmpty { output.append(UInt8(ascii: "&")) }
+        if output.count > 0 { output.append(UInt8(ascii: "&")) }
         let start = output.count
-        PercentEscaping.append(field, to: &output)
+        output.appendEscaped(field)
         switch value {
         case .null:
             if style.nullEncoding == .emptyValue { output.append(UInt8(ascii: "=")) }
-        case .string(var string):
+        case .string(let string):
             output.append(UInt8(ascii: "="))
-            string.withUTF8 { PercentEscaping.append($0, to: &output) }
+            output.appendEscaped(string)
         default:
             output.append(UInt8(ascii: "="))
-            PercentEscaping.append(style.text(for: value), to: &output)
+            output.appendEscaped(style.text(for: value))
         }
         if style.spaceEncoding == .plus { replaceEscapedSpaces(from: start) }
     }
 
     /// `%20` can only come from a space: a literal `%` is written `%25`, and `+` is `%2B`.
-    private mutating func replaceEscapedSpaces(from start: Int) {
+    private func replaceEscapedSpaces(from start: Int) {
+        let bytes = output.base
+        let count = output.count
         var read = start
         var write = start
-        let count = output.count
         while read < count {
-            if output[read] == UInt8(ascii: "%"), read + 2 < count,
-               output[read + 1] == UInt8(ascii: "2"), output[read + 2] == UInt8(ascii: "0") {
-                output[write] = UInt8(ascii: "+")
+            if bytes[read] == UInt8(ascii: "%"), read + 2 < count,
+               bytes[read + 1] == UInt8(ascii: "2"), bytes[read + 2] == UInt8(ascii: "0") {
+                bytes[write] = UInt8(ascii: "+")
                 read += 3
             } else {
-                output[write] = output[read]
+                bytes[write] = bytes[read]
                 read += 1
             }
             write += 1
         }
-        output.removeSubrange(write...)
+        output.truncate(to: write)
     }
 
     func finish() -> String {
-        String(decoding: output, as: UTF8.self)
+        output.makeString()
     }
 }

@@ -22,44 +22,84 @@ struct QueryStringFlattener {
         case index(Int)
     }
 
-    private struct Item {
-        var value: ParameterValue
-        var parentLength: Int
-        var segment: Segment
+    /// One open container: its children are read in place, in output order, by `next`.
+    private struct Frame {
+        enum Children {
+            /// Dictionary entries sorted by key.
+            case entries([(key: String, value: ParameterValue)])
+            case array([ParameterValue])
+            case set([ParameterValue])
+        }
+
+        let children: Children
+        /// The field's length for this container's own name; children truncate back to it.
+        let fieldLength: Int
+        let isRoot: Bool
+        var next = 0
+
+        var count: Int {
+            switch children {
+            case .entries(let entries): return entries.count
+            case .array(let elements), .set(let elements): return elements.count
+            }
+        }
     }
 
     func walk<Sink: QueryPairSink>(_ root: ParameterValue, into sink: inout Sink) {
         var field: [UInt8] = []
         field.reserveCapacity(64)
-        var stack: [Item] = [Item(value: root, parentLength: 0, segment: .none)]
-        var isRoot = true
-        while let item = stack.popLast() {
-            field.removeSubrange(item.parentLength...)
-            append(item.segment, to: &field)
-            let length = field.count
-            let topLevel = isRoot
-            isRoot = false
-            switch item.value {
-            case .dictionary(let entries):
-                // Pushed in reverse so they pop in ascending key order.
-                for (key, value) in entries.sorted(by: { $0.key > $1.key }) {
-                    let segment: Segment = topLevel ? .topLevelKey(key) : .nestedKey(key)
-                    stack.append(Item(value: value, parentLength: length, segment: segment))
-                }
-            case .array(let elements):
-                for index in elements.indices.reversed() {
-                    stack.append(Item(value: elements[index], parentLength: length, segment: arraySegment(index)))
-                }
-            case .set(let elements):
-                for element in sortedSetElements(elements).reversed() {
-                    stack.append(Item(value: element, parentLength: length, segment: .none))
-                }
-            case .null where style.nullEncoding == .dropKey:
+        guard let rootFrame = frame(for: root, fieldLength: 0, isRoot: true) else {
+            emit(root, field: field, into: &sink)
+            return
+        }
+        var stack: [Frame] = [rootFrame]
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let index = stack[top].next
+            guard index < stack[top].count else {
+                stack.removeLast()
                 continue
-            default:
-                field.withUnsafeBufferPointer { sink.pair(field: $0, value: item.value) }
+            }
+            stack[top].next = index + 1
+            field.removeSubrange(stack[top].fieldLength...)
+            let child: ParameterValue
+            switch stack[top].children {
+            case .entries(let entries):
+                let entry = entries[index]
+                append(stack[top].isRoot ? .topLevelKey(entry.key) : .nestedKey(entry.key), to: &field)
+                child = entry.value
+            case .array(let elements):
+                append(arraySegment(index), to: &field)
+                child = elements[index]
+            case .set(let elements):
+                child = elements[index]
+            }
+            if let childFrame = frame(for: child, fieldLength: field.count, isRoot: false) {
+                stack.append(childFrame)
+            } else {
+                emit(child, field: field, into: &sink)
             }
         }
+    }
+
+    private func frame(for value: ParameterValue, fieldLength: Int, isRoot: Bool) -> Frame? {
+        switch value {
+        case .dictionary(let entries):
+            var sorted = Array(entries)
+            sorted.sort { $0.key < $1.key }
+            return Frame(children: .entries(sorted), fieldLength: fieldLength, isRoot: isRoot)
+        case .array(let elements):
+            return Frame(children: .array(elements), fieldLength: fieldLength, isRoot: isRoot)
+        case .set(let elements):
+            return Frame(children: .set(sortedSetElements(elements)), fieldLength: fieldLength, isRoot: isRoot)
+        default:
+            return nil
+        }
+    }
+
+    private func emit<Sink: QueryPairSink>(_ value: ParameterValue, field: [UInt8], into sink: inout Sink) {
+        if case .null = value, style.nullEncoding == .dropKey { return }
+        field.withUnsafeBufferPointer { sink.pair(field: $0, value: value) }
     }
 
     private func arraySegment(_ index: Int) -> Segment {

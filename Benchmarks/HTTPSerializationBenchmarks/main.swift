@@ -1,0 +1,108 @@
+import Foundation
+import HTTPSerialization
+
+// `swift run -c release httpser-bench [--quick | --profile escaping|query]`: every figure is
+// a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
+// inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
+
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {
+    switch CommandLine.arguments[index + 1] {
+    case "escaping":
+        let text = Inputs.text()
+        for _ in 0..<100 { consume(percentEscaped(text)) }
+    case "query":
+        let parameters = Inputs.querySet(keys: 100_000).parameters
+        for _ in 0..<10 { consume(queryString(from: parameters)) }
+    default:
+        print("unknown profile; use escaping or query")
+        exit(2)
+    }
+    exit(0)
+}
+
+let quick = CommandLine.arguments.contains("--quick")
+let runs = quick ? 1 : 5
+var failures: [String] = []
+
+@MainActor func check(_ condition: Bool, _ message: String) {
+    if !condition { failures.append(message) }
+}
+
+print("swift-http-serialization benchmarks\(quick ? " (quick smoke run: inputs shrunk, targets not judged)" : "")")
+
+// MARK: Percent-escaping, BENCHMARKS.md §4
+
+do {
+    let text = Inputs.text(minimumBytes: quick ? 200_000 : 10_000_000)
+    let bytes = Double(text.utf8.count)
+    if !quick {
+        check(text.utf8.count == 10_000_001, "text length \(text.utf8.count) != 10,000,001")
+        check(SHA256.hex(text.utf8) == "f52033ec84498bc5013a54194e43f1da2f767d6d5c0e37a752f8b1ba61f0d668", "text digest differs")
+    }
+    var ours = ""
+    var reference = ""
+    let oursSeconds = fastest(runs: runs) { ours = percentEscaped(text) }
+    let referenceSeconds = fastest(runs: runs) { reference = ReferenceQueryEncoder.escape(text) }
+    check(ours == reference, "percent-escaping output differs from Foundation's")
+    if !quick {
+        check(ours.utf8.count == 22_768_523, "escaped length \(ours.utf8.count) != 22,768,523")
+        check(SHA256.hex(ours.utf8) == "cdb63dd14deea0791f78ef0df1b8ec8f80298d32169ede655eff83c13e65e52d", "escaped digest differs")
+    }
+    let ratio = referenceSeconds / oursSeconds
+    print("")
+    print("percent-escaping, \(Int(bytes)) bytes of mixed text")
+    print("  ours                       \(format(bytes / oursSeconds / 1e6)) MB/s")
+    print("  addingPercentEncoding      \(format(bytes / referenceSeconds / 1e6)) MB/s")
+    print("  ratio                      \(format(ratio))x   (target >= 30x)")
+    if !quick { print("  output digest              \(ours.utf8.count) bytes, SHA-256 matches BENCHMARKS.md: \(failures.isEmpty)") }
+}
+
+// MARK: Query strings, BENCHMARKS.md §3
+
+do {
+    let keys = quick ? 1_000 : 10_000
+    let set = Inputs.querySet(keys: keys)
+    if !quick {
+        check(set.pairCount == 95_000, "pair count \(set.pairCount) != 95,000")
+        check(set.leafListing.count == 3_254_503, "leaf listing is \(set.leafListing.count) bytes, not 3,254,503")
+        check(SHA256.hex(set.leafListing) == "fb4385e08dd623242aecf185af700937b46e184571bcf06db3aa3e28f0b440a1", "query set digest differs")
+    }
+    var ours = ""
+    var reference = ""
+    let oursSeconds = fastest(runs: runs) { ours = queryString(from: set.parameters) }
+    let referenceSeconds = fastest(runs: runs) { reference = ReferenceQueryEncoder.queryString(set.foundation) }
+    check(ours == reference, "query string differs from the AF-style reference")
+    var bridged: ParameterValue = nil
+    let bridgeSeconds = fastest(runs: runs) { bridged = (try? ParameterValue(any: set.foundation)) ?? nil }
+    check(bridged == set.parameters, "ParameterValue(any:) differs from the generated tree")
+    let pairs = Double(set.pairCount)
+    print("")
+    print("query string, \(keys) top-level keys, \(set.pairCount) pairs, AF style")
+    print("  ours                       \(format(pairs / oursSeconds / 1e3)) k pairs/s, \(format(Double(ours.utf8.count) / oursSeconds / 1e6)) MB/s of output")
+    print("  AF-style Foundation ref.   \(format(pairs / referenceSeconds / 1e3)) k pairs/s")
+    print("  ratio                      \(format(referenceSeconds / oursSeconds))x   (target >= 10x)")
+    print("  ParameterValue(any:)       \(format(pairs / bridgeSeconds / 1e3)) k pairs/s (bridging [String: Any], not in the ratio)")
+
+    let scales = quick ? [100, 1_000] : [1_000, 2_000, 4_000, 10_000, 100_000]
+    var timings: [Int: Double] = [:]
+    print("  scaling (ours, min of \(runs)):")
+    for count in scales {
+        let scaled = Inputs.querySet(keys: count).parameters
+        let seconds = fastest(runs: runs) { consume(queryString(from: scaled)) }
+        timings[count] = seconds
+        print("    \(String(count).padding(toLength: 7, withPad: " ", startingAt: 0)) keys   \(format(seconds * 1e3, 2)) ms")
+    }
+    if let small = timings[10_000], let large = timings[100_000] {
+        print("  100,000 keys / 10,000 keys  \(format(large / small, 2))x the time   (target <= 11x)")
+    }
+}
+
+if let rss = peakRSSMiB() { print("\npeak RSS \(format(rss)) MiB") }
+
+if failures.isEmpty {
+    print("\nall output checks passed")
+} else {
+    print("\nCHECKS FAILED:")
+    failures.forEach { print("  - \($0)") }
+    exit(1)
+}
