@@ -21,7 +21,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-let runs = quick ? 1 : 5
+let runs = quick ? 1 : 9
 var failures: [String] = []
 
 @MainActor func check(_ condition: Bool, _ message: String) {
@@ -41,8 +41,8 @@ do {
     }
     var ours = ""
     var reference = ""
-    let oursSeconds = fastest(runs: runs) { ours = percentEscaped(text) }
-    let referenceSeconds = fastest(runs: runs) { reference = ReferenceQueryEncoder.escape(text) }
+    let times = fastest(runs: runs, [{ ours = percentEscaped(text) }, { reference = ReferenceQueryEncoder.escape(text) }])
+    let (oursSeconds, referenceSeconds) = (times[0], times[1])
     check(ours == reference, "percent-escaping output differs from Foundation's")
     if !quick {
         check(ours.utf8.count == 22_768_523, "escaped length \(ours.utf8.count) != 22,768,523")
@@ -69,11 +69,13 @@ do {
     }
     var ours = ""
     var reference = ""
-    let oursSeconds = fastest(runs: runs) { ours = queryString(from: set.parameters) }
-    let referenceSeconds = fastest(runs: runs) { reference = ReferenceQueryEncoder.queryString(set.foundation) }
+    let times = fastest(runs: runs, [
+        { ours = queryString(from: set.parameters) }, { reference = ReferenceQueryEncoder.queryString(set.foundation) },
+    ])
+    let (oursSeconds, referenceSeconds) = (times[0], times[1])
     check(ours == reference, "query string differs from the AF-style reference")
     var bridged: ParameterValue = nil
-    let bridgeSeconds = fastest(runs: runs) { bridged = (try? ParameterValue(any: set.foundation)) ?? nil }
+    let bridgeSeconds = fastest(runs: runs, [{ bridged = (try? ParameterValue(any: set.foundation)) ?? nil }])[0]
     check(bridged == set.parameters, "ParameterValue(any:) differs from the generated tree")
     let pairs = Double(set.pairCount)
     print("")
@@ -85,10 +87,10 @@ do {
 
     let scales = quick ? [100, 1_000] : [1_000, 2_000, 4_000, 10_000, 100_000]
     var timings: [Int: Double] = [:]
-    print("  scaling (ours, min of \(runs)):")
-    for count in scales {
-        let scaled = Inputs.querySet(keys: count).parameters
-        let seconds = fastest(runs: runs) { consume(queryString(from: scaled)) }
+    print("  scaling (ours, sizes interleaved, min of \(runs)):")
+    let inputs = scales.map { Inputs.querySet(keys: $0).parameters }
+    let scaledTimes = fastest(runs: runs, inputs.map { input in { consume(queryString(from: input)) } })
+    for (count, seconds) in zip(scales, scaledTimes) {
         timings[count] = seconds
         print("    \(String(count).padding(toLength: 7, withPad: " ", startingAt: 0)) keys   \(format(seconds * 1e3, 2)) ms")
     }

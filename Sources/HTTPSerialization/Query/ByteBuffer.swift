@@ -56,9 +56,10 @@ final class ByteBuffer {
         count += bytes.count
     }
 
-    /// Appends the AF-escaped form of `bytes`.
+    /// Appends the AF-escaped form of `bytes`; room for the worst case (every byte
+    /// escaped) spares the counting pass.
     func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        reserve(PercentEscaping.escapedLength(bytes) + PercentEscaping.writeSlack)
+        reserve(3 &* bytes.count &+ PercentEscaping.writeSlack)
         count += PercentEscaping.write(bytes, to: base + count)
     }
 
