@@ -33,13 +33,7 @@ enum PercentEscaping {
     static let lengths: [UInt8] = (0..<256).map { isLiteral(UInt8($0)) ? 1 : 3 }
 
     static func isLiteral(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "-._~/?".utf8.contains(byte)
-        }
+        byte.isASCIIAlphanumeric || "-._~/?".utf8.contains(byte)
     }
 
     static func escape(_ string: String) -> String {
@@ -77,6 +71,18 @@ enum PercentEscaping {
                 }
                 return out
             }
+        }
+    }
+}
+
+extension UInt8 {
+    /// `A`–`Z`, `a`–`z` or `0`–`9`.
+    var isASCIIAlphanumeric: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return false
         }
     }
 }

@@ -109,6 +109,25 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         return request
     }
 
+    /// The shape every body format shares: URI methods get a query string from this
+    /// serializer; others get the default headers, `contentType` unless one is set, and the
+    /// body `encode` makes, when there are parameters.
+    func serializeBody(
+        _ request: URLRequest, parameters: ParameterValue?, contentType: String,
+        encode: (ParameterValue) throws -> Data
+    ) throws -> URLRequest {
+        if encodesParametersInURI(request) {
+            return try serialize(request, parameters: parameters)
+        }
+        var request = try applyingHeaders(to: request)
+        guard let parameters else { return request }
+        if request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        }
+        request.httpBody = try encode(parameters)
+        return request
+    }
+
     func applyRequestProperties(to request: inout URLRequest) {
         if let timeoutInterval { request.timeoutInterval = timeoutInterval }
         if let cachePolicy { request.cachePolicy = cachePolicy }

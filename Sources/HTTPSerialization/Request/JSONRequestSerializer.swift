@@ -28,16 +28,9 @@ public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
     ///   sets, data, dates, NaN, infinity, or a top-level scalar without `.fragmentsAllowed`;
     ///   ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past the depth limit.
     public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
-        if base.encodesParametersInURI(request) {
-            return try base.serialize(request, parameters: parameters)
+        try base.serializeBody(request, parameters: parameters, contentType: "application/json") {
+            try Self.data(for: $0, options: writingOptions, maximumDepth: base.maximumParameterDepth)
         }
-        var request = try base.applyingHeaders(to: request)
-        guard let parameters else { return request }
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        request.httpBody = try Self.data(for: parameters, options: writingOptions, maximumDepth: base.maximumParameterDepth)
-        return request
     }
 
     /// JSON bytes for a parameter tree, checked so that `JSONSerialization` can neither fail

@@ -32,16 +32,7 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
     /// - Throws: ``HTTPSerializationError/invalidPropertyListParameters(reason:underlying:)``
     ///   for null, sets, or the OpenStep format (Foundation crashes writing it).
     public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
-        if base.encodesParametersInURI(request) {
-            return try base.serialize(request, parameters: parameters)
-        }
-        var request = try base.applyingHeaders(to: request)
-        guard let parameters else { return request }
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/x-plist", forHTTPHeaderField: "Content-Type")
-        }
-        request.httpBody = try data(for: parameters)
-        return request
+        try base.serializeBody(request, parameters: parameters, contentType: "application/x-plist", encode: data(for:))
     }
 
     private func data(for parameters: ParameterValue) throws -> Data {

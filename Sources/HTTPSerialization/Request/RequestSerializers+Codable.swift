@@ -29,23 +29,11 @@ extension HTTPRequestSerializer: Codable {
             maximumParameterDepth = depth
         }
         timeoutInterval = try container.decodeIfPresent(TimeInterval.self, forKey: .timeoutInterval)
-        if let raw = try container.decodeIfPresent(UInt.self, forKey: .cachePolicy) {
-            guard let policy = URLRequest.CachePolicy(rawValue: raw) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .cachePolicy, in: container, debugDescription: "Unknown cache policy \(raw).")
-            }
-            cachePolicy = policy
-        }
+        cachePolicy = try container.decodeRawValue(URLRequest.CachePolicy.self, forKey: .cachePolicy)
         allowsCellularAccess = try container.decodeIfPresent(Bool.self, forKey: .allowsCellularAccess)
         httpShouldHandleCookies = try container.decodeIfPresent(Bool.self, forKey: .httpShouldHandleCookies)
         httpShouldUsePipelining = try container.decodeIfPresent(Bool.self, forKey: .httpShouldUsePipelining)
-        if let raw = try container.decodeIfPresent(UInt.self, forKey: .networkServiceType) {
-            guard let type = URLRequest.NetworkServiceType(rawValue: raw) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .networkServiceType, in: container, debugDescription: "Unknown network service type \(raw).")
-            }
-            networkServiceType = type
-        }
+        networkServiceType = try container.decodeRawValue(URLRequest.NetworkServiceType.self, forKey: .networkServiceType)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,14 +84,7 @@ extension PropertyListRequestSerializer: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        var format = PropertyListSerialization.PropertyListFormat.xml
-        if let raw = try container.decodeIfPresent(UInt.self, forKey: .format) {
-            guard let decoded = PropertyListSerialization.PropertyListFormat(rawValue: raw) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .format, in: container, debugDescription: "Unknown property list format \(raw).")
-            }
-            format = decoded
-        }
+        let format = try container.decodeRawValue(PropertyListSerialization.PropertyListFormat.self, forKey: .format) ?? .xml
         self.init(
             base: try container.decodeIfPresent(HTTPRequestSerializer.self, forKey: .base) ?? HTTPRequestSerializer(headers: HTTPHeaderFields()),
             format: format,
@@ -115,5 +96,18 @@ extension PropertyListRequestSerializer: Codable {
         try container.encode(base, forKey: .base)
         try container.encode(format.rawValue, forKey: .format)
         try container.encode(writeOptions, forKey: .writeOptions)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a Foundation enum stored as its raw value; an unknown raw value is corrupt data.
+    func decodeRawValue<Value: RawRepresentable>(_ type: Value.Type, forKey key: Key) throws -> Value?
+    where Value.RawValue: Decodable {
+        guard let raw = try decodeIfPresent(Value.RawValue.self, forKey: key) else { return nil }
+        guard let value = Value(rawValue: raw) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "Unknown \(Value.self) raw value \(raw).")
+        }
+        return value
     }
 }
