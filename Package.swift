@@ -18,15 +18,20 @@ let package = Package(
             name: "HTTPSerialization",
             swiftSettings: strictness
         ),
+        // Seeded inputs shared by the benchmarks and the property tests; not a product.
+        .target(
+            name: "SeededGenerators",
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPSerializationTests",
-            dependencies: ["HTTPSerialization"],
+            dependencies: ["HTTPSerialization", "SeededGenerators"],
             swiftSettings: strictness
         ),
         // `swift run -c release httpser-bench`: ratios against peers measured in the same run.
         .executableTarget(
             name: "httpser-bench",
-            dependencies: ["HTTPSerialization"],
+            dependencies: ["HTTPSerialization", "SeededGenerators"],
             path: "Benchmarks/HTTPSerializationBenchmarks",
             swiftSettings: strictness
         ),

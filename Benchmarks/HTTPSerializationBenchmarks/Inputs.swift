@@ -1,4 +1,5 @@
 import HTTPSerialization
+import SeededGenerators
 
 /// The standard inputs of BENCHMARKS.md §3–4, generated in-process.
 enum Inputs {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPSerialization
+import SeededGenerators
 
 // `swift run -c release httpser-bench [--quick | --profile escaping|query]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the

@@ -28,6 +28,22 @@ public enum HTTPSerializationError: Error, Sendable, Equatable {
     case invalidPropertyListParameters(reason: String, underlying: NSError? = nil)
     /// The query or body text cannot be represented in the serializer's string encoding.
     case stringEncodingFailed(encoding: UInt)
+
+    /// A multipart boundary that RFC 2046 does not allow (1–70 characters of its set, no
+    /// trailing space).
+    case invalidBoundary(String, reason: String)
+    /// Multipart bodies cannot be sent with this method (GET and HEAD have no body).
+    case multipartMethodNotAllowed(String)
+    /// A multipart part's source cannot be used: a missing, unreadable or non-regular file,
+    /// a stream that fails, or a file URL that is not a file.
+    case multipartSourceUnavailable(part: String, reason: String)
+    /// A multipart part's source delivered a different number of bytes than declared (it
+    /// ended early, grew, or changed size). Nothing past the declared length is ever sent.
+    case multipartLengthMismatch(part: String, declared: UInt64, actual: UInt64)
+    /// A single-use input stream was asked for a second time; use a stream factory to replay.
+    case multipartStreamAlreadyConsumed(part: String)
+    /// Writing an encoded body to a file failed.
+    case fileWriteFailed(path: String, reason: String)
 }
 
 extension HTTPSerializationError {
@@ -70,6 +86,21 @@ extension HTTPSerializationError {
             return "The `parameters` argument is not a valid property list."
         case .stringEncodingFailed(let encoding):
             return "The text cannot be represented in \(String.Encoding(rawValue: encoding))."
+        case .invalidBoundary(let boundary, let reason):
+            return "The multipart boundary \(Self.quoted(boundary)) is invalid: \(reason)."
+        case .multipartMethodNotAllowed(let method):
+            return "A multipart body cannot be sent with \(method)."
+        case .multipartSourceUnavailable(let part, let reason):
+            return "The source of \(part) cannot be read: \(reason)."
+        case .multipartLengthMismatch(let part, let declared, let actual):
+            if actual < declared {
+                return "The source of \(part) ended after \(actual) of its declared \(declared) bytes."
+            }
+            return "The source of \(part) holds \(actual) bytes or more, past its declared \(declared)."
+        case .multipartStreamAlreadyConsumed(let part):
+            return "The input stream of \(part) was already read; append a stream factory to replay a body."
+        case .fileWriteFailed(let path, let reason):
+            return "Writing \(Self.quoted(path)) failed: \(reason)."
         }
     }
 

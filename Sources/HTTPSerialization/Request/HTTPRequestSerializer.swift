@@ -128,6 +128,18 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         return request
     }
 
+    /// A request for a checked method and URL string, with the request properties that were set.
+    func makeRequest(method: String, urlString: String) throws -> URLRequest {
+        guard HTTPHeaderFields.isToken(method) else { throw HTTPSerializationError.invalidHTTPMethod(method) }
+        guard let url = URL(string: urlString, encodingInvalidCharacters: false) else {
+            throw HTTPSerializationError.invalidURL(urlString)
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        applyRequestProperties(to: &request)
+        return request
+    }
+
     func applyRequestProperties(to request: inout URLRequest) {
         if let timeoutInterval { request.timeoutInterval = timeoutInterval }
         if let cachePolicy { request.cachePolicy = cachePolicy }

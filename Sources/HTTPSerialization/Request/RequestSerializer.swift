@@ -73,13 +73,6 @@ extension HTTPRequestSerializerComposing {
     /// - Throws: ``HTTPSerializationError/invalidURL(_:)``,
     ///   ``HTTPSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
     public func request(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> URLRequest {
-        guard HTTPHeaderFields.isToken(method) else { throw HTTPSerializationError.invalidHTTPMethod(method) }
-        guard let url = URL(string: urlString, encodingInvalidCharacters: false) else {
-            throw HTTPSerializationError.invalidURL(urlString)
-        }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        base.applyRequestProperties(to: &request)
-        return try serialize(request, parameters: parameters)
+        try serialize(base.makeRequest(method: method, urlString: urlString), parameters: parameters)
     }
 }

@@ -1,10 +1,11 @@
-/// The seeded generator of BENCHMARKS.md §1–2: SplitMix64 and the token alphabet.
-struct SplitMix64 {
+/// The seeded generator of BENCHMARKS.md §1–2: SplitMix64 and the token alphabet, shared by
+/// the benchmarks and the property tests so both draw the same reproducible inputs.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -12,9 +13,9 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 
-    mutating func below(_ n: UInt64) -> UInt64 { next() % n }
+    public mutating func below(_ n: UInt64) -> UInt64 { next() % n }
 
-    mutating func range(_ lo: Int, _ hi: Int) -> Int { lo + Int(below(UInt64(hi - lo + 1))) }
+    public mutating func range(_ lo: Int, _ hi: Int) -> Int { lo + Int(below(UInt64(hi - lo + 1))) }
 
     static let alnum: [String] = (Array("abcdefghijklmnopqrstuvwxyz") + Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + Array("0123456789")).map(String.init)
     static let unreserved = ["-", ".", "_", "~"]
@@ -24,7 +25,7 @@ struct SplitMix64 {
     static let emoji = ["\u{1F600}", "\u{1F389}", "\u{1F680}", "\u{1F44D}\u{1F3FD}", "\u{2764}\u{FE0F}",
                         "\u{1F1EF}\u{1F1F5}", "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{1F642}"]
 
-    mutating func token() -> String {
+    public mutating func token() -> String {
         let c = below(100)
         let list: [String]
         switch c {
@@ -37,7 +38,7 @@ struct SplitMix64 {
         return list[Int(below(UInt64(list.count)))]
     }
 
-    mutating func str(_ lo: Int, _ hi: Int) -> String {
+    public mutating func str(_ lo: Int, _ hi: Int) -> String {
         let n = range(lo, hi)
         var text = ""
         for _ in 0..<n { text += token() }

@@ -1,0 +1,34 @@
+/// Multipart boundaries: random by default, validated when injected.
+enum MultipartBoundary {
+    /// `Boundary-` and 32 hex digits: 128 bits from the system CSPRNG (`getrandom`/`arc4random`).
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return "Boundary-" + hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// RFC 2046 §5.1.1: 1–70 `bchars`, the last not a space.
+    static func validate(_ boundary: String) throws {
+        let bytes = Array(boundary.utf8)
+        guard !bytes.isEmpty, bytes.count <= 70 else {
+            throw HTTPSerializationError.invalidBoundary(boundary, reason: "it must be 1 to 70 characters long")
+        }
+        if let bad = bytes.first(where: { !isBChar($0) }) {
+            let shown = bad < 0x20 || bad >= 0x7F ? "byte 0x\(String(bad, radix: 16, uppercase: true))" : "\"\(Character(Unicode.Scalar(bad)))\""
+            throw HTTPSerializationError.invalidBoundary(boundary, reason: "\(shown) is not allowed in a boundary")
+        }
+        if bytes.last == UInt8(ascii: " ") {
+            throw HTTPSerializationError.invalidBoundary(boundary, reason: "it must not end with a space")
+        }
+    }
+
+    private static func isBChar(_ byte: UInt8) -> Bool {
+        byte.isASCIIAlphanumeric || "'()+_,-./:=? ".utf8.contains(byte)
+    }
+}
