@@ -11,6 +11,12 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "HTTPSerialization", targets: ["HTTPSerialization"]),
+        .library(name: "EchoServer", targets: ["EchoServer"]),
+    ],
+    dependencies: [
+        // Server pieces and test peers only; the HTTPSerialization library uses Foundation alone.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // The library: Foundation only.
@@ -23,9 +29,24 @@ let package = Package(
             name: "SeededGenerators",
             swiftSettings: strictness
         ),
+        // A loopback HTTP server that reports exactly what it received.
+        .target(
+            name: "EchoServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPSerializationTests",
-            dependencies: ["HTTPSerialization", "SeededGenerators"],
+            dependencies: [
+                "HTTPSerialization", "SeededGenerators", "EchoServer",
+                // An independent multipart parser to check our bodies against.
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictness
         ),
         // `swift run -c release httpser-bench`: ratios against peers measured in the same run.
