@@ -52,7 +52,11 @@ let package = Package(
         // `swift run -c release httpser-bench`: ratios against peers measured in the same run.
         .executableTarget(
             name: "httpser-bench",
-            dependencies: ["HTTPSerialization", "SeededGenerators"],
+            dependencies: [
+                "HTTPSerialization", "SeededGenerators",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/HTTPSerializationBenchmarks",
             swiftSettings: strictness
         ),

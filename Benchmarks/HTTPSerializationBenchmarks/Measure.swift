@@ -28,11 +28,11 @@ func format(_ value: Double, _ digits: Int = 1) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-func peakRSSMiB() -> Double? {
+/// A memory figure of this process from /proc/self/status (`VmRSS`, `VmHWM`), in MiB.
+func processStatusMiB(_ field: String) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kib = line.split(separator: " ").compactMap { Double($0) }.first
-        return kib.map { $0 / 1024 }
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return line.split(separator: " ").compactMap { Double($0) }.first.map { $0 / 1024 }
     }
     return nil
 }

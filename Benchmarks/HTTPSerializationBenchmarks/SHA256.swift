@@ -5,6 +5,7 @@ struct SHA256 {
     ]
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
+    private var schedule = [UInt32](repeating: 0, count: 64)
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -18,14 +19,32 @@ struct SHA256 {
     ]
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            length &+= 1
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update($0) }
+        }
+    }
+
+    /// Whole blocks are compressed in place; only a tail shorter than a block is buffered.
+    mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        length &+= UInt64(buffer.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, buffer.count)
+            pending += buffer[0..<take]
+            offset = take
             if pending.count == 64 {
-                compress(pending)
+                let block = pending
+                block.withUnsafeBytes { compress($0.baseAddress!) }
                 pending.removeAll(keepingCapacity: true)
             }
         }
+        while buffer.count - offset >= 64 {
+            compress(buffer.baseAddress! + offset)
+            offset += 64
+        }
+        pending += buffer[offset...]
     }
 
     mutating func hexDigest() -> String {
@@ -34,7 +53,9 @@ struct SHA256 {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(Array(tail[start..<start + 64])) }
+        tail.withUnsafeBytes { bytes in
+            for start in stride(from: 0, to: bytes.count, by: 64) { compress(bytes.baseAddress! + start) }
+        }
         return h.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
@@ -47,10 +68,12 @@ struct SHA256 {
         return hasher.hexDigest()
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        var w = schedule
+        schedule = []
+        defer { schedule = w }
         for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
         }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)

@@ -2,7 +2,7 @@ import Foundation
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick | --profile escaping|query]`: every figure is
+// `swift run -c release httpser-bench [--quick | --profile escaping|query|multipart]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -11,6 +11,14 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     case "escaping":
         let text = Inputs.text()
         for _ in 0..<100 { consume(percentEscaped(text)) }
+    case "multipart":
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-profile-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("big.bin")
+        try MultipartBenchmarks.writeBinaryFile(to: file, values: 25_000_000)
+        let form = try MultipartBenchmarks.form(file: file)
+        for _ in 0..<10 { MultipartBenchmarks.drain(form.makeInputStream()) }
     case "query":
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
@@ -108,7 +116,13 @@ do {
     }
 }
 
-if let rss = peakRSSMiB() { print("\npeak RSS \(format(rss)) MiB") }
+// MARK: Multipart, BENCHMARKS.md §5
+
+do {
+    try MultipartBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+} catch {
+    check(false, "multipart benchmark failed: \(error)")
+}
 
 if failures.isEmpty {
     print("\nall output checks passed")
