@@ -58,4 +58,44 @@ struct ReadmeTourTests {
         let custom = try serializer.request(method: "GET", urlString: "https://example.com", parameters: ["q": "a b"])
         #expect(custom.url?.query == "q=a+b")
     }
+
+    @Test("the multipart snippets produce the documented requests and bodies")
+    func multipartTour() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let photo = try folder.file("photo.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
+        let bodyFile = folder.url.appendingPathComponent("body.bin")
+
+        let serializer = HTTPRequestSerializer()
+        let upload = try serializer.multipartFormRequest(
+            method: "POST", urlString: "https://example.com/upload", parameters: ["album": ["id": 7]]
+        ) { form in
+            try form.appendPart(fileURL: photo, name: "photo")
+            try form.appendPart(fileData: Data("notes".utf8), name: "notes", fileName: "notes.txt", mimeType: "text/plain")
+        }
+        #expect(upload.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=Boundary-") == true)
+        let body = String(decoding: try readAll(try #require(upload.httpBodyStream)), as: UTF8.self)
+        #expect(body.contains("name=\"album[id]\"\r\n\r\n7\r\n"))
+        #expect(body.contains("name=\"photo\"; filename=\"photo.png\"\r\nContent-Type: image/png\r\n"))
+        #expect(upload.value(forHTTPHeaderField: "Content-Length") == String(body.utf8.count))
+
+        var form = try MultipartFormData(boundary: "fixed-for-snapshots")
+        try form.appendPart(formData: Data("Ann".utf8), name: "user")
+        try form.appendPart(streamFactory: { InputStream(data: Data(count: 1024)) },
+                            name: "blob", fileName: "blob.bin", length: 1024, mimeType: "application/octet-stream")
+        form.throttleBandwidth(packetSize: 16 * 1024, delay: 0.2)
+        let request = try serializer.request(method: "POST", urlString: "https://example.com/upload", multipartForm: form)
+        #expect(request.value(forHTTPHeaderField: "Content-Length") == String(form.contentLength))
+        let small = try form.encodedData()
+        #expect(try readAll(form.makeInputStream()) == small)
+        var chunked = Data()
+        for try await chunk in form.chunks() { chunked += chunk }
+        #expect(chunked == small)
+        try await form.writeEncodedBody(to: bodyFile)
+        #expect(try Data(contentsOf: bodyFile) == small)
+
+        let fileRequest = try await serializer.request(withMultipartFormRequest: upload, writingStreamContentsTo: bodyFile)
+        #expect(fileRequest.httpBodyStream == nil)
+        #expect(try Data(contentsOf: bodyFile).count == Int(upload.value(forHTTPHeaderField: "Content-Length")!))
+    }
 }
