@@ -74,10 +74,11 @@ struct ReadmeTourTests {
             try form.appendPart(fileData: Data("notes".utf8), name: "notes", fileName: "notes.txt", mimeType: "text/plain")
         }
         #expect(upload.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=Boundary-") == true)
-        let body = String(decoding: try readAll(try #require(upload.httpBodyStream)), as: UTF8.self)
+        let bodyBytes = try readAll(try #require(upload.httpBodyStream))
+        let body = String(decoding: bodyBytes, as: UTF8.self)
         #expect(body.contains("name=\"album[id]\"\r\n\r\n7\r\n"))
         #expect(body.contains("name=\"photo\"; filename=\"photo.png\"\r\nContent-Type: image/png\r\n"))
-        #expect(upload.value(forHTTPHeaderField: "Content-Length") == String(body.utf8.count))
+        #expect(upload.value(forHTTPHeaderField: "Content-Length") == String(bodyBytes.count))
 
         var form = try MultipartFormData(boundary: "fixed-for-snapshots")
         try form.appendPart(formData: Data("Ann".utf8), name: "user")
