@@ -92,4 +92,27 @@ struct MultipartInteropTests {
         let parts = try Self.parse(try #require(report.bodyData), boundary: boundary)
         #expect(parts.map(\.body) == [Data("value".utf8), payload])
     }
+
+    @Test("streamed through URLSession as httpBodyStream, the body arrives byte-exact")
+    func urlSessionStreamedUploadToLoopback() async throws {
+        let server = try await EchoServer.start()
+        var form = try MultipartFormData(boundary: "streamed")
+        try form.appendPart(formData: Data("value".utf8), name: "key")
+        try form.appendPart(fileData: Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }),
+                            name: "file", fileName: "f.bin", mimeType: "application/octet-stream")
+        var request = try HTTPRequestSerializer(headers: HTTPHeaderFields())
+            .request(method: "POST", urlString: server.baseURL.absoluteString, multipartForm: form)
+        #if os(Linux)
+        // URLSession on Linux sends a body stream chunked and would add this header too,
+        // which RFC 9112 forbids; the file upload is the way to a real Content-Length there.
+        request.setValue(nil, forHTTPHeaderField: "Content-Length")
+        #endif
+        let (data, _) = try await URLSession(configuration: .ephemeral).data(for: request)
+        try await server.stop()
+        let report = try JSONDecoder().decode(EchoReport.self, from: data)
+        #expect(report.bodyData == (try form.encodedData()))
+        #if os(Linux)
+        #expect(report.framing == "chunked")
+        #endif
+    }
 }
