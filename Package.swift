@@ -19,10 +19,19 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
-        // The library: Foundation only.
+        // The library: Foundation, plus the system's libpng and libjpeg on Linux for images.
         .target(
             name: "HTTPSerialization",
+            dependencies: ["CImageCodecs"],
             swiftSettings: strictness
+        ),
+        // PNG and JPEG decoding with the libraries' longjmp error paths kept in C.
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [
+                .linkedLibrary("png16", .when(platforms: [.linux])),
+                .linkedLibrary("jpeg", .when(platforms: [.linux])),
+            ]
         ),
         // Seeded inputs shared by the benchmarks and the property tests; not a product.
         .target(

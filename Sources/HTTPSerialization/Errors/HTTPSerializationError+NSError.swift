@@ -26,6 +26,14 @@ extension HTTPSerializationError {
         if let underlyingError {
             info[NSUnderlyingErrorKey] = underlyingError
         }
+        if let context = responseContext {
+            // AFNetworking's keys, so code that read them keeps working.
+            if let response = context.response {
+                info["com.alamofire.serialization.response.error.response"] = response
+                if let url = response.url { info[NSURLErrorFailingURLErrorKey] = url }
+            }
+            if let data = context.data { info["com.alamofire.serialization.response.error.data"] = data }
+        }
         return info
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// One type for the whole package so callers can `catch let error as HTTPSerializationError`
 /// once; ``nsError`` bridges it to AFNetworking's domains and codes for code moving from
 /// Objective-C.
-public enum HTTPSerializationError: Error, Sendable, Equatable {
+public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
     /// The URL string could not be parsed as a URL (empty, spaces, bad characters).
     case invalidURL(String)
     /// The HTTP method is not an RFC 9110 token (it would corrupt the request line).
@@ -44,6 +44,19 @@ public enum HTTPSerializationError: Error, Sendable, Equatable {
     case multipartStreamAlreadyConsumed(part: String)
     /// Writing an encoded body to a file failed.
     case fileWriteFailed(path: String, reason: String)
+
+    /// The response's status code is not acceptable. `underlying` holds a content-type
+    /// failure found as well (AFNetworking chained them the same way).
+    case unacceptableStatusCode(Int, response: ResponseContext, underlying: HTTPSerializationError? = nil)
+    /// The response's content type is not acceptable (nil: it had none, but a body).
+    case unacceptableContentType(String?, response: ResponseContext)
+    /// The body could not be decoded. `validation` is a status failure found first; the
+    /// Foundation error, if any, is `underlying`.
+    case responseSerializationFailed(
+        reason: String, response: ResponseContext, underlying: NSError? = nil, validation: HTTPSerializationError? = nil)
+    /// An image with more pixels than allowed, refused from its header before decoding
+    /// (a decompression bomb, or a mistake).
+    case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
 }
 
 extension HTTPSerializationError {
@@ -54,14 +67,37 @@ extension HTTPSerializationError {
 
     /// The AFNetworking domain this error belongs to.
     public var domain: String {
-        Self.requestSerializationDomain
+        responseContext == nil ? Self.requestSerializationDomain : Self.responseSerializationDomain
     }
 
     /// The `NSURLError` code AFNetworking used for this kind of failure.
     public var code: Int {
         switch self {
         case .invalidURL: return URLError.badURL.rawValue
+        case .unacceptableStatusCode: return URLError.badServerResponse.rawValue
         default: return URLError.cannotDecodeContentData.rawValue
+        }
+    }
+
+    /// The response and body a response error was about.
+    public var responseContext: ResponseContext? {
+        switch self {
+        case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
+             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context):
+            return context
+        default:
+            return nil
+        }
+    }
+
+    /// Whether this error or one it wraps is an unacceptable content type: AFNetworking's
+    /// serializers do not try to decode such bodies.
+    public var involvesUnacceptableContentType: Bool {
+        switch self {
+        case .unacceptableContentType: return true
+        case .unacceptableStatusCode(_, _, let underlying?): return underlying.involvesUnacceptableContentType
+        case .responseSerializationFailed(_, _, _, let validation?): return validation.involvesUnacceptableContentType
+        default: return false
         }
     }
 
@@ -101,6 +137,14 @@ extension HTTPSerializationError {
             return "The input stream of \(part) was already read; append a stream factory to replay a body."
         case .fileWriteFailed(let path, let reason):
             return "Writing \(Self.quoted(path)) failed: \(reason)."
+        case .unacceptableStatusCode(let code, _, _):
+            return "Request failed: \(HTTPStatusReason.phrase(for: code)) (\(code))"
+        case .unacceptableContentType(let type, _):
+            return "Request failed: unacceptable content-type: \(type ?? "(none)")"
+        case .responseSerializationFailed(let reason, _, _, _):
+            return reason
+        case .imageTooLarge(let width, let height, let limit, _):
+            return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
         }
     }
 
@@ -114,11 +158,16 @@ extension HTTPSerializationError {
         }
     }
 
-    /// The lower-level error that caused this one, if any.
+    /// The lower-level error that caused this one, if any: a Foundation error, or the
+    /// validation error a response error wraps.
     public var underlyingError: NSError? {
         switch self {
         case .invalidJSONParameters(_, let underlying), .invalidPropertyListParameters(_, let underlying):
             return underlying
+        case .unacceptableStatusCode(_, _, let underlying):
+            return underlying?.nsError
+        case .responseSerializationFailed(_, _, let underlying, let validation):
+            return underlying ?? validation?.nsError
         default:
             return nil
         }

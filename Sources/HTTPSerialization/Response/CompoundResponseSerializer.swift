@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Any response serializer with its output as `Any?`, so serializers of different outputs
+/// can be listed together.
+public struct AnyResponseSerializer: ResponseSerializer {
+    private let serialize: @Sendable (URLResponse?, Data?) throws -> Any?
+    /// The archived form, for the package's own serializers; nil for others.
+    let archive: ResponseSerializerArchive?
+    /// The wrapped serializer's type, for inspection.
+    public let wrappedType: Any.Type
+
+    public init<Serializer: ResponseSerializer>(_ serializer: Serializer) {
+        serialize = { response, data in try serializer.responseObject(for: response, data: data) }
+        archive = ResponseSerializerArchive(serializer)
+        wrappedType = Serializer.self
+    }
+
+    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
+        try serialize(response, data)
+    }
+}
+
+/// Tries serializers in order and returns the first value one yields: AFNetworking's
+/// `AFCompoundResponseSerializer`. Errors of serializers that fail are discarded; when none
+/// yields a value, the compound's own validation decides.
+///
+/// ```swift
+/// let compound = CompoundResponseSerializer([AnyResponseSerializer(ImageResponseSerializer()),
+///                                            AnyResponseSerializer(JSONResponseSerializer())])
+/// ```
+@dynamicMemberLookup
+public struct CompoundResponseSerializer: HTTPResponseSerializerComposing {
+    public var base: HTTPResponseSerializer
+    public var serializers: [AnyResponseSerializer]
+
+    public init(_ serializers: [AnyResponseSerializer], base: HTTPResponseSerializer = HTTPResponseSerializer()) {
+        self.serializers = serializers
+        self.base = base
+    }
+
+    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
+        for serializer in serializers {
+            if let value = try? serializer.responseObject(for: response, data: data) {
+                return value
+            }
+        }
+        return try base.responseObject(for: response, data: data)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A decoder a ``DecodableResponseSerializer`` can use: `JSONDecoder`, `PropertyListDecoder`,
+/// or your own.
+public protocol ResponseBodyDecoder: Sendable {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+}
+
+extension JSONDecoder: ResponseBodyDecoder {}
+extension PropertyListDecoder: ResponseBodyDecoder {}
+
+/// A type that can stand for a response with no body (204, 205, HEAD, …).
+public protocol EmptyResponseRepresentable {
+    static var emptyResponseValue: Self { get }
+}
+
+extension Optional: EmptyResponseRepresentable {
+    public static var emptyResponseValue: Self { nil }
+}
+
+/// The value of a response that has, and should have, no body.
+public struct EmptyResponse: Decodable, EmptyResponseRepresentable, Sendable, Equatable {
+    public init() {}
+    public static var emptyResponseValue: EmptyResponse { EmptyResponse() }
+}
+
+/// Validates a response and decodes its body into a `Decodable` type.
+///
+/// Bodies that are empty by design (204/205, HEAD, and optionally `Content-Length: 0`)
+/// decode to `nil` for optional types or ``EmptyResponse``; after a failed validation, the
+/// server's own error payload can be decoded with ``decodeErrorPayload(_:from:)``.
+///
+/// ```swift
+/// struct User: Decodable { var name: String }
+/// struct APIError: Decodable { var message: String }
+/// let serializer = DecodableResponseSerializer(User.self)
+/// do {
+///     let user = try serializer.responseObject(for: response, data: data)
+/// } catch {
+///     let payload = serializer.decodeErrorPayload(APIError.self, from: error)
+/// }
+/// ```
+@dynamicMemberLookup
+public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSerializerComposing {
+    public var base: HTTPResponseSerializer
+    public var decoder: any ResponseBodyDecoder
+    /// Status codes whose body is empty by definition.
+    public var emptyResponseCodes: Set<Int> = [204, 205]
+    /// Request methods whose responses have no body.
+    public var emptyRequestMethods: Set<String> = ["HEAD"]
+    /// Also treat `Content-Length: 0` as an empty response (opt in).
+    public var treatsZeroContentLengthAsEmpty = false
+    /// Treat a body of only whitespace as empty (true by default: JSON cannot be blank).
+    public var treatsWhitespaceAsEmpty = true
+
+    public init(
+        _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONDecoder(),
+        base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: JSONResponseSerializer.defaultContentTypes)
+    ) {
+        self.decoder = decoder
+        self.base = base
+    }
+
+    public func responseObject(for response: URLResponse?, data: Data?) throws -> Value {
+        try decode(response: response, data: data, request: nil)
+    }
+
+    /// Decodes with the request known, so a HEAD response is recognised as empty.
+    public func decode(response: URLResponse?, data: Data?, request: URLRequest?) throws -> Value {
+        try base.validate(response, data: data)
+        let http = response as? HTTPURLResponse
+        let context = ResponseContext(response: http, data: data)
+        let isEmpty = data.map { treatsWhitespaceAsEmpty ? $0.isBlank : $0.isEmpty } ?? true
+        if isEmpty {
+            guard emptyIsExpected(http, request: request) else {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The response body is empty, but a \(Value.self) was expected.", response: context)
+            }
+            guard let empty = Value.self as? any EmptyResponseRepresentable.Type, let value = empty.emptyResponseValue as? Value else {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "An empty response cannot be represented as \(Value.self); use an Optional or EmptyResponse.",
+                    response: context)
+            }
+            return value
+        }
+        do {
+            return try decoder.decode(Value.self, from: data!)
+        } catch {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response could not be decoded as \(Value.self): \(error)", response: context, underlying: error as NSError)
+        }
+    }
+
+    /// The server's error payload carried by a failed validation (or failed decoding),
+    /// decoded with this serializer's decoder; nil when there is none or it does not decode.
+    public func decodeErrorPayload<Payload: Decodable>(_ type: Payload.Type, from error: any Error) -> Payload? {
+        guard let error = error as? HTTPSerializationError, let data = error.responseContext?.data, !data.isEmpty else { return nil }
+        return try? decoder.decode(Payload.self, from: data)
+    }
+
+    private func emptyIsExpected(_ response: HTTPURLResponse?, request: URLRequest?) -> Bool {
+        if let response, emptyResponseCodes.contains(response.statusCode) { return true }
+        if let method = request?.httpMethod, emptyRequestMethods.contains(where: { $0.caseInsensitiveCompare(method) == .orderedSame }) {
+            return true
+        }
+        if treatsZeroContentLengthAsEmpty, response?.value(forHTTPHeaderField: "Content-Length")?.trimmingCharacters(in: .whitespaces) == "0" {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Validates status codes and content types and returns the body as it came:
+/// AFNetworking's `AFHTTPResponseSerializer`, and the base every other serializer composes.
+///
+/// ```swift
+/// var serializer = HTTPResponseSerializer()
+/// serializer.acceptableContentTypes = ["application/json", "application/*+json"]
+/// let data = try serializer.responseObject(for: response, data: body)
+/// ```
+///
+/// Where AFNetworking let things slip, this does not: the status is checked even when the
+/// response has no URL, and an unacceptable content type is reported even with an empty body.
+@dynamicMemberLookup
+public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
+    /// Accepted status codes; nil accepts any. 200–299 by default.
+    public var acceptableStatusCodes: IndexSet? = IndexSet(integersIn: 200..<300)
+    /// Accepted MIME types (wildcards allowed); nil accepts any.
+    public var acceptableContentTypes: Set<String>?
+    /// How content types are compared.
+    public var contentTypeMatching = ContentTypeMatching()
+
+    public init(acceptableStatusCodes: IndexSet? = IndexSet(integersIn: 200..<300), acceptableContentTypes: Set<String>? = nil) {
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    public var base: HTTPResponseSerializer {
+        get { self }
+        set { self = newValue }
+    }
+
+    /// Throws when the status code or content type is not acceptable; a response that is
+    /// not HTTP passes.
+    ///
+    /// A content-type failure is ``HTTPSerializationError/unacceptableContentType(_:response:)``;
+    /// a status failure is ``HTTPSerializationError/unacceptableStatusCode(_:response:underlying:)``
+    /// with any content-type failure underneath. Both carry the response and the body.
+    /// A response with no content type at all passes when its body is empty.
+    public func validate(_ response: URLResponse?, data: Data?) throws {
+        guard let response = response as? HTTPURLResponse else { return }
+        let context = ResponseContext(response: response, data: data)
+        var contentTypeError: HTTPSerializationError?
+        if let acceptableContentTypes {
+            let mimeType = response.mimeType
+            let hasBody = !(data?.isEmpty ?? true)
+            let accepted: Bool
+            if let mimeType {
+                accepted = contentTypeMatching.matches(mimeType, in: acceptableContentTypes)
+                    && contentTypeMatching.charsetAccepted(response.textEncodingName)
+            } else {
+                accepted = !hasBody
+            }
+            if !accepted {
+                contentTypeError = .unacceptableContentType(mimeType, response: context)
+            }
+        }
+        if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.statusCode) {
+            throw HTTPSerializationError.unacceptableStatusCode(response.statusCode, response: context, underlying: contentTypeError)
+        }
+        if let contentTypeError { throw contentTypeError }
+    }
+
+    /// Validates, then returns the body unchanged.
+    public func responseObject(for response: URLResponse?, data: Data?) throws -> Data? {
+        try validate(response, data: data)
+        return data
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(UIKit)
+import UIKit
+/// The image type a response decodes to on this platform.
+public typealias PlatformImage = UIImage
+#elseif canImport(AppKit)
+import AppKit
+/// The image type a response decodes to on this platform.
+public typealias PlatformImage = NSImage
+#else
+/// The image type a response decodes to on this platform.
+public typealias PlatformImage = DecodedImage
+#endif
+
+/// Validates a response and decodes its image: AFNetworking's `AFImageResponseSerializer`.
+///
+/// On Apple platforms the result is a `UIImage`/`NSImage` at ``imageScale``, prepared for
+/// display when ``automaticallyInflatesResponseImage`` is set. On Linux it is a
+/// ``DecodedImage``: PNG and JPEG decoded to RGBA pixels, GIF, BMP, ICO, TIFF and WebP
+/// validated and measured. Every image is measured from its header first: more than
+/// ``maximumPixelCount`` pixels is ``HTTPSerializationError/imageTooLarge(width:height:limit:response:)``
+/// before anything is decoded.
+@dynamicMemberLookup
+public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
+    /// AFNetworking's ten image types.
+    public static let defaultContentTypes: Set<String> = [
+        "image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon",
+        "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-win-bitmap",
+    ]
+
+    public var base: HTTPResponseSerializer
+    /// Pixels per point of the returned image (AFNetworking used the main screen's scale).
+    public var imageScale: Double = 1
+    /// Decode the pixels now rather than on first draw (Apple platforms).
+    public var automaticallyInflatesResponseImage = true
+    /// The most pixels an image may have; 100 megapixels by default.
+    public var maximumPixelCount = 100_000_000
+
+    public init(base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: ImageResponseSerializer.defaultContentTypes)) {
+        self.base = base
+    }
+
+    /// The image, or nil for an empty body.
+    public func responseObject(for response: URLResponse?, data: Data?) throws -> PlatformImage? {
+        try base.validate(response, data: data)
+        guard let data, !data.isEmpty else { return nil }
+        let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
+        guard let header = ImageHeader(data: data) else {
+            throw HTTPSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)
+        }
+        guard header.pixelCount <= maximumPixelCount else {
+            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: maximumPixelCount, response: context)
+        }
+        let scale = imageScale.isFinite && imageScale > 0 ? imageScale : 1
+        #if canImport(UIKit)
+        guard let image = UIImage(data: data, scale: CGFloat(scale)) else {
+            throw HTTPSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
+        }
+        #if os(iOS) || os(tvOS) || os(visionOS)
+        if automaticallyInflatesResponseImage, #available(iOS 15.0, tvOS 15.0, *) {
+            return image.preparingForDisplay() ?? image
+        }
+        #endif
+        return image
+        #elseif canImport(AppKit)
+        guard let image = NSImage(data: data) else {
+            throw HTTPSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
+        }
+        image.size = NSSize(width: CGFloat(header.width) / CGFloat(scale), height: CGFloat(header.height) / CGFloat(scale))
+        return image
+        #else
+        do {
+            guard let (pixels, width, height) = try ImageDecoding.rgbaPixels(data, format: header.format, maximumPixelCount: maximumPixelCount) else {
+                return DecodedImage(format: header.format, width: header.width, height: header.height, scale: scale, rgbaPixels: nil)
+            }
+            return DecodedImage(format: header.format, width: width, height: height, scale: scale, rgbaPixels: pixels)
+        } catch ImageDecoding.Failure.tooLarge {
+            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: maximumPixelCount, response: context)
+        } catch ImageDecoding.Failure.invalid(let reason) {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The \(header.format.rawValue.uppercased()) image could not be decoded: \(reason).", response: context)
+        }
+        #endif
+    }
+}
+
+extension ImageResponseSerializer: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case base, imageScale, automaticallyInflatesResponseImage, maximumPixelCount
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        if let base = try container.decodeIfPresent(HTTPResponseSerializer.self, forKey: .base) { self.base = base }
+        imageScale = try container.decodeIfPresent(Double.self, forKey: .imageScale) ?? 1
+        automaticallyInflatesResponseImage = try container.decodeIfPresent(Bool.self, forKey: .automaticallyInflatesResponseImage) ?? true
+        maximumPixelCount = try container.decodeIfPresent(Int.self, forKey: .maximumPixelCount) ?? 100_000_000
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(base, forKey: .base)
+        try container.encode(imageScale, forKey: .imageScale)
+        try container.encode(automaticallyInflatesResponseImage, forKey: .automaticallyInflatesResponseImage)
+        try container.encode(maximumPixelCount, forKey: .maximumPixelCount)
+    }
+}

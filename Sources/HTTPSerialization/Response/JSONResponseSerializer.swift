@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Validates a response and parses its JSON body: AFNetworking's `AFJSONResponseSerializer`.
+///
+/// An empty or whitespace-only body is `nil`, not an error (Rails' `head :ok` sends a
+/// space). When the status is not acceptable the body is still parsed and attached to the
+/// error as ``ResponseContext/decodedBody``; an unacceptable content type is not parsed.
+///
+/// ```swift
+/// let object = try JSONResponseSerializer().responseObject(for: response, data: data)
+/// let name = (object as? [String: Any])?["name"] as? String
+/// ```
+@dynamicMemberLookup
+public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
+    public static let defaultContentTypes: Set<String> = ["application/json", "text/json", "text/javascript"]
+
+    public var base: HTTPResponseSerializer
+    /// Options for `JSONSerialization`; `.fragmentsAllowed` accepts a bare scalar.
+    public var readingOptions: JSONSerialization.ReadingOptions
+    /// Drops null dictionary values and null array elements, at every level.
+    public var removesKeysWithNullValues: Bool
+    /// Documents nested deeper than this are an error before Foundation parses them.
+    public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
+
+    public init(
+        base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: JSONResponseSerializer.defaultContentTypes),
+        readingOptions: JSONSerialization.ReadingOptions = [], removesKeysWithNullValues: Bool = false
+    ) {
+        self.base = base
+        self.readingOptions = readingOptions
+        self.removesKeysWithNullValues = removesKeysWithNullValues
+    }
+
+    /// The parsed JSON (`[String: Any]`, `[Any]`, or a scalar with `.fragmentsAllowed`), or
+    /// nil for an empty body.
+    ///
+    /// - Throws: validation errors, and ``HTTPSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
+    ///   for JSON that cannot be parsed, with a status failure underneath when there was one.
+    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
+        let statusFailure = try statusFailure(response, data: data)
+        guard let data, !data.isBlank else {
+            if let statusFailure { throw statusFailure }
+            return nil
+        }
+        let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
+        var object = try Self.parse(data, options: readingOptions, maximumDepth: maximumDepth, context: context, validation: statusFailure)
+        if removesKeysWithNullValues { object = Self.removingNulls(from: object) }
+        if let statusFailure { throw Self.attaching(object, to: statusFailure) }
+        return object
+    }
+
+    static func parse(
+        _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int,
+        context: ResponseContext, validation: HTTPSerializationError?
+    ) throws -> Any {
+        if let problem = data.withUnsafeBytes({ JSONPreflight.problem(in: $0, maximumDepth: maximumDepth) }) {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not valid JSON: \(problem).", response: context, validation: validation)
+        }
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: options)
+        } catch {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not valid JSON.", response: context, underlying: error as NSError, validation: validation)
+        }
+    }
+
+    /// Null dictionary values and null array elements removed at every level.
+    static func removingNulls(from object: Any) -> Any {
+        if let dictionary = object as? [String: Any] {
+            var result: [String: Any] = [:]
+            result.reserveCapacity(dictionary.count)
+            for (key, value) in dictionary where !(value is NSNull) {
+                result[key] = removingNulls(from: value)
+            }
+            return result
+        }
+        if let array = object as? [Any] {
+            return array.filter { !($0 is NSNull) }.map(removingNulls(from:))
+        }
+        return object
+    }
+
+    /// The status failure with the parsed body attached, when it has a parameter form.
+    static func attaching(_ object: Any, to failure: HTTPSerializationError) -> HTTPSerializationError {
+        guard case .unacceptableStatusCode(let code, var context, let underlying) = failure else { return failure }
+        context.decodedBody = try? ParameterValue(any: object)
+        return .unacceptableStatusCode(code, response: context, underlying: underlying)
+    }
+}
