@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictness
         ),
@@ -55,6 +56,7 @@ let package = Package(
                 // An independent multipart parser to check our bodies against.
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                "CImageCodecs",
             ],
             swiftSettings: strictness
         ),

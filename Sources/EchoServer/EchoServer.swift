@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -16,27 +17,33 @@ import NIOPosix
 /// ```
 public final class EchoServer: Sendable {
     private let channel: any Channel
+    private let counter: NIOLockedValueBox<Int>
     /// The port the server listens on.
     public let port: Int
+
+    /// How many requests the server has answered.
+    public var requestCount: Int { counter.withLockedValue { $0 } }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(channel: any Channel, port: Int) {
+    private init(channel: any Channel, port: Int, counter: NIOLockedValueBox<Int>) {
         self.channel = channel
         self.port = port
+        self.counter = counter
     }
 
     /// Starts listening; `port` 0 picks a free one.
     ///
     /// - Parameter maximumBodySize: larger bodies are answered with 413 and not echoed.
     public static func start(host: String = "127.0.0.1", port: Int = 0, maximumBodySize: Int = 256 << 20) async throws -> EchoServer {
+        let counter = NIOLockedValueBox(0)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(EchoHandler(maximumBodySize: maximumBodySize))
+                    try channel.pipeline.syncOperations.addHandler(EchoHandler(maximumBodySize: maximumBodySize, counter: counter))
                 }
             }
             .bind(host: host, port: port)
@@ -45,7 +52,7 @@ public final class EchoServer: Sendable {
             try? await channel.close()
             throw EchoServerError.noPort
         }
-        return EchoServer(channel: channel, port: boundPort)
+        return EchoServer(channel: channel, port: boundPort, counter: counter)
     }
 
     /// Stops listening and closes the listening socket.
@@ -89,17 +96,20 @@ private final class EchoHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let maximumBodySize: Int
+    private let counter: NIOLockedValueBox<Int>
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     private var bodySize = 0
 
-    init(maximumBodySize: Int) {
+    init(maximumBodySize: Int, counter: NIOLockedValueBox<Int>) {
         self.maximumBodySize = maximumBodySize
+        self.counter = counter
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
+            counter.withLockedValue { $0 += 1 }
             head = requestHead
             body = context.channel.allocator.buffer(capacity: 0)
             bodySize = 0

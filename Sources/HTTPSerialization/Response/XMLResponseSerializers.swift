@@ -19,10 +19,64 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
     }
 
     /// A parser for the body (nil when there is none), with external entities off.
+    ///
+    /// - Throws: ``HTTPSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
+    ///   for a UTF-8 document that is not valid UTF-8, which crashes FoundationXML's parser.
     public func responseObject(for response: URLResponse?, data: Data?) throws -> XMLParser? {
         try base.validate(response, data: data)
         guard let data, !data.isEmpty else { return nil }
+        try Self.checkEncoding(data, context: ResponseContext(response: response as? HTTPURLResponse, data: data))
         return Self.safeParser(data)
+    }
+
+    /// FoundationXML parses in recovery mode and force-unwraps every name as UTF-8, so a
+    /// document whose names are not valid UTF-8 crashes it. libxml2 converts UTF-16/32 and
+    /// the common single-byte encodings to UTF-8 itself; a UTF-8 document (declared, or by
+    /// default) must be valid UTF-8 here; any other declared encoding is refused, since
+    /// libxml2 would fall back to passing the raw bytes through.
+    static func checkEncoding(_ data: Data, context: ResponseContext) throws {
+        let reason: String
+        switch declaredEncoding(data) {
+        case .converted:
+            return
+        case .utf8:
+            guard String(validating: data, as: UTF8.self) == nil else { return }
+            reason = "The XML document is UTF-8 but its bytes are not valid UTF-8."
+        case .unsupported(let name):
+            reason = "The XML document declares an unsupported encoding, \"\(name)\"."
+        }
+        throw HTTPSerializationError.responseSerializationFailed(reason: reason, response: context)
+    }
+
+    enum DeclaredEncoding: Equatable {
+        case utf8
+        /// An encoding libxml2 converts to UTF-8 before any callback sees a name.
+        case converted
+        case unsupported(String)
+    }
+
+    static let convertedEncodings: Set<String> = [
+        "utf-16", "utf-16le", "utf-16be", "ucs-2", "iso-10646-ucs-2", "utf-32", "ucs-4",
+        "iso-8859-1", "latin1", "iso-latin-1", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5",
+        "iso-8859-6", "iso-8859-7", "iso-8859-8", "iso-8859-9", "iso-8859-10", "iso-8859-13", "iso-8859-14",
+        "iso-8859-15", "iso-8859-16", "windows-1250", "windows-1251", "windows-1252", "windows-1253",
+        "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258", "cp1252", "koi8-r",
+    ]
+
+    /// The encoding a document announces by byte-order mark or declaration; UTF-8 by default.
+    static func declaredEncoding(_ data: Data) -> DeclaredEncoding {
+        let head = data.prefix(256)
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return .converted
+        }
+        guard head.starts(with: Array("<?xml".utf8)) || head.starts(with: [0xEF, 0xBB, 0xBF] + Array("<?xml".utf8)),
+              let end = head.firstIndex(of: UInt8(ascii: ">")) else { return .utf8 }
+        let declaration = String(decoding: head[..<end], as: UTF8.self).lowercased()
+        guard let range = declaration.range(of: "encoding") else { return .utf8 }
+        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        let name = String(rest.prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" })
+        if name == "utf-8" || name == "utf8" || name == "us-ascii" || name == "ascii" { return .utf8 }
+        return convertedEncodings.contains(name) ? .converted : .unsupported(name)
     }
 
     /// External entities are neither resolved nor fetched (XXE, SSRF).
@@ -37,6 +91,34 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
         parser.externalEntityResolvingPolicy = .never
         #endif
         return parser
+    }
+}
+
+/// Watches a parse for what `XMLParser.parse()` alone does not promise: on Linux it returns
+/// true for input with no element at all (a lone byte), which then crashes `XMLDocument`.
+/// Well-formed means no error, exactly one root element, and every element closed.
+final class WellFormednessCheck: NSObject, XMLParserDelegate {
+    private var depth = 0
+    private var roots = 0
+    private var failed = false
+
+    var isWellFormed: Bool { !failed && roots == 1 && depth == 0 }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
+        if depth == 0 { roots += 1 }
+        depth += 1
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        depth -= 1
+        if depth < 0 { failed = true }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        failed = true
     }
 }
 
@@ -68,8 +150,12 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
         guard let data, !data.isBlank else {
             throw HTTPSerializationError.responseSerializationFailed(reason: "The response has no XML document.", response: context)
         }
+        try XMLParserResponseSerializer.checkEncoding(data, context: context)
         let parser = XMLParserResponseSerializer.safeParser(data)
-        if !parser.parse() || parser.parserError != nil {
+        let check = WellFormednessCheck()
+        parser.delegate = check
+        let parsed = parser.parse()
+        if !parsed || parser.parserError != nil || !check.isWellFormed {
             throw HTTPSerializationError.responseSerializationFailed(
                 reason: "The response is not well-formed XML.", response: context, underlying: parser.parserError.map { $0 as NSError })
         }
