@@ -1,16 +1,31 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick | --profile escaping|query|multipart]`: every figure is
+// `swift run -c release httpser-bench [--quick | --profile escaping|query|json|multipart]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
+
+if let index = CommandLine.arguments.firstIndex(of: "--peak-rss"), index + 1 < CommandLine.arguments.count {
+    let argument = index + 2 < CommandLine.arguments.count ? CommandLine.arguments[index + 2] : nil
+    PeakRSS.runChild(CommandLine.arguments[index + 1], argument: argument)
+}
 
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {
     switch CommandLine.arguments[index + 1] {
     case "escaping":
         let text = Inputs.text()
         for _ in 0..<100 { consume(percentEscaped(text)) }
+    case "json":
+        let data = JSONBenchmarks.document(objects: 56_000)
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        var serializer = JSONResponseSerializer()
+        serializer.removesKeysWithNullValues = true
+        for _ in 0..<10 { consume(try? serializer.responseObject(for: response, data: data)) }
     case "multipart":
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-profile-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -115,6 +130,10 @@ do {
         print("  AF-style Foundation ref.    \(format(peer[1] / peer[0], 2))x the time for the same step (min of 3)")
     }
 }
+
+// MARK: JSON responses, BENCHMARKS.md §6
+
+JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
 
 // MARK: Multipart, BENCHMARKS.md §5
 

@@ -46,22 +46,25 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
             return nil
         }
         let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
-        var object = try Self.parse(data, options: readingOptions, maximumDepth: maximumDepth, context: context, validation: statusFailure)
-        if removesKeysWithNullValues { object = Self.removingNulls(from: object) }
+        let (parsed, containsNull) = try Self.parse(
+            data, options: readingOptions, maximumDepth: maximumDepth, context: context, validation: statusFailure)
+        let object = removesKeysWithNullValues && containsNull ? Self.removingNulls(from: parsed) : parsed
         if let statusFailure { throw Self.attaching(object, to: statusFailure) }
         return object
     }
 
+    /// The parsed document, and whether it holds any null.
     static func parse(
         _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int,
         context: ResponseContext, validation: HTTPSerializationError?
-    ) throws -> Any {
-        if let problem = data.withUnsafeBytes({ JSONPreflight.problem(in: $0, maximumDepth: maximumDepth) }) {
+    ) throws -> (Any, containsNull: Bool) {
+        let findings = data.withUnsafeBytes { JSONPreflight.scan($0, maximumDepth: maximumDepth) }
+        if let problem = findings.problem {
             throw HTTPSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON: \(problem).", response: context, validation: validation)
         }
         do {
-            return try JSONSerialization.jsonObject(with: data, options: options)
+            return (try JSONSerialization.jsonObject(with: data, options: options), findings.containsNull)
         } catch {
             throw HTTPSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON.", response: context, underlying: error as NSError, validation: validation)

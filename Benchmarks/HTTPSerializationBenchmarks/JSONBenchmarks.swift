@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerialization
+import SeededGenerators
+
+/// BENCHMARKS.md §6: the 19.9 MB JSON document, through our serializers and raw Foundation.
+enum JSONBenchmarks {
+    struct Record: Decodable {
+        struct Address: Decodable { var street: String; var city: String; var zip: String }
+        var id: Int
+        var uuid: String
+        var name: String
+        var email: String
+        var active: Bool
+        var score: Double
+        var tags: [String]
+        var address: Address
+        var created: String
+    }
+
+    static func document(objects: Int) -> Data {
+        var generator = SplitMix64(seed: 3)
+        var text = "["
+        text.reserveCapacity(objects * 360)
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        func pad(_ value: UInt64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        for i in 0..<objects {
+            let u1 = generator.next(), u2 = generator.next()
+            let name = generator.str(4, 24)
+            let active = generator.below(2) == 1
+            let scoreMilli = generator.below(100_000_000)
+            let tags = (0..<5).map { _ in generator.str(2, 10) }
+            let street = generator.str(8, 30), city = generator.str(3, 12), zip = generator.below(100_000)
+            let month = 1 + generator.below(12), day = 1 + generator.below(28)
+            let hh = generator.below(24), mm = generator.below(60), ss = generator.below(60)
+            if i > 0 { text += "," }
+            text += #"{"id":\#(i),"uuid":"\#(hex(u1))\#(hex(u2))","name":"\#(name)","email":"user\#(i)@example.com","#
+            text += #""active":\#(active),"score":\#(scoreMilli / 1000).\#(pad(scoreMilli % 1000, 3)),"tags":["#
+            text += tags.map { "\"\($0)\"" }.joined(separator: ",")
+            text += #"],"address":{"street":"\#(street)","city":"\#(city)","zip":"\#(pad(zip, 5))"},"#
+            text += #""created":"2024-\#(pad(month, 2))-\#(pad(day, 2))T\#(pad(hh, 2)):\#(pad(mm, 2)):\#(pad(ss, 2))Z"}"#
+        }
+        text += "]"
+        return Data(text.utf8)
+    }
+
+    @MainActor
+    static func run(quick: Bool, runs: Int) {
+        let data = document(objects: quick ? 500 : 56_000)
+        if !quick {
+            check(data.count == 19_905_313, "JSON document is \(data.count) bytes, not 19,905,313")
+            check(SHA256.hex(data) == "e6a440d7dbce5e81217d4065a0d0e7a5bd58ab2662910916109b3af4119d5582", "JSON document digest differs")
+        }
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                                       headerFields: ["Content-Type": "application/json"])!
+        let plain = JSONResponseSerializer()
+        var nullFree = JSONResponseSerializer()
+        nullFree.removesKeysWithNullValues = true
+        let decodable = DecodableResponseSerializer([Record].self)
+        check(((try? plain.responseObject(for: response, data: data)) as? [Any])?.count == (quick ? 500 : 56_000), "JSON serializer lost records")
+        check((try? decodable.responseObject(for: response, data: data))?.count == (quick ? 500 : 56_000), "Decodable serializer lost records")
+
+        let times = fastest(runs: runs, [
+            { consume(try? JSONSerialization.jsonObject(with: data)) },
+            { consume(try? plain.responseObject(for: response, data: data)) },
+            { consume(try? nullFree.responseObject(for: response, data: data)) },
+            { consume(try? JSONDecoder().decode([Record].self, from: data)) },
+            { consume(try? decodable.responseObject(for: response, data: data)) },
+        ])
+        let megabytes = Double(data.count) / 1e6
+        print("")
+        print("JSON response, \(data.count) bytes, \(quick ? 500 : 56_000) records")
+        print("  JSONSerialization          \(format(megabytes / times[0])) MB/s")
+        print("  JSONResponseSerializer     \(format(megabytes / times[1])) MB/s, ratio \(format(times[1] / times[0], 3))   (target <= 1.05)")
+        print("  … removing null values     \(format(megabytes / times[2])) MB/s, ratio \(format(times[2] / times[0], 3))   (target <= 1.05)")
+        print("  JSONDecoder                \(format(megabytes / times[3])) MB/s")
+        print("  DecodableResponseSerializer \(format(megabytes / times[4])) MB/s, ratio \(format(times[4] / times[3], 3))   (target <= 1.05)")
+        guard !quick else { return }
+        let rss = [
+            ("JSONSerialization", "json-serialization"), ("JSONResponseSerializer", "json-serializer"),
+            ("… removing nulls", "json-serializer-nulls"), ("JSONDecoder", "json-decoder"),
+            ("DecodableResponseSerializer", "json-decodable"),
+        ].map { ($0.0, PeakRSS.growth($0.1, baseline: "json-baseline")) }
+        print("  peak RSS above the document, each in a fresh process:")
+        for (name, value) in rss { print("    \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(value.map { format($0) } ?? "?") MiB") }
+    }
+}
