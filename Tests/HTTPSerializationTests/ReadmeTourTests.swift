@@ -99,4 +99,32 @@ struct ReadmeTourTests {
         #expect(fileRequest.httpBodyStream == nil)
         #expect(try Data(contentsOf: bodyFile).count == Int(upload.value(forHTTPHeaderField: "Content-Length")!))
     }
+
+    @Test("the response snippets behave as documented")
+    func responseTour() throws {
+        let response = resp(404, "application/json")
+        let data = Data(#"{"message":"no such user"}"#.utf8)
+        let noContent = resp(204)
+
+        let json = JSONResponseSerializer()
+        #expect(throws: HTTPSerializationError.self) { try json.responseObject(for: response, data: data) }
+        #expect(try json.responseObject(for: resp(200, "application/json"), data: data) != nil)
+
+        struct User: Decodable { var name: String }
+        struct APIError: Decodable { var message: String }
+        let users = DecodableResponseSerializer(User.self)
+        do {
+            _ = try users.responseObject(for: response, data: data)
+            Issue.record("a 404 was accepted")
+        } catch {
+            #expect(users.decodeErrorPayload(APIError.self, from: error)?.message == "no such user")
+        }
+        #expect(try DecodableResponseSerializer(User?.self).responseObject(for: noContent, data: nil) == nil)
+
+        var relaxed = HTTPResponseSerializer(acceptableContentTypes: ["image/*", "application/*+json"])
+        relaxed.contentTypeMatching.acceptsStructuredSuffixes = true
+        relaxed.acceptableStatusCodes = IndexSet(integersIn: 200..<400)
+        try relaxed.validate(resp(302, "application/problem+json"), data: data)
+        try relaxed.validate(resp(200, "image/webp"), data: data)
+    }
 }
