@@ -33,6 +33,11 @@ let package = Package(
                 .linkedLibrary("jpeg", .when(platforms: [.linux])),
             ]
         ),
+        // SHA-256 for digest checks and echo reports; not a product.
+        .target(
+            name: "Checksums",
+            swiftSettings: strictness
+        ),
         // Seeded inputs shared by the benchmarks and the property tests; not a product.
         .target(
             name: "SeededGenerators",
@@ -46,6 +51,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                "Checksums",
             ],
             swiftSettings: strictness
         ),
@@ -64,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "httpser-bench",
             dependencies: [
-                "HTTPSerialization", "SeededGenerators",
+                "HTTPSerialization", "SeededGenerators", "Checksums",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

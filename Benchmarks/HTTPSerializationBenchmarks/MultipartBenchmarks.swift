@@ -1,4 +1,5 @@
 import Foundation
+import Checksums
 import HTTPSerialization
 import MultipartKit
 import NIOCore

@@ -1,5 +1,8 @@
-/// FIPS 180-4 SHA-256, only to check that generated inputs and outputs match BENCHMARKS.md.
-struct SHA256 {
+/// FIPS 180-4 SHA-256 for the benchmarks' digest checks and the echo server's reports.
+///
+/// Not for security: it is the package's own small implementation so the server pieces and
+/// benchmarks need no cryptography dependency.
+public struct SHA256: Sendable {
     private var h: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
@@ -18,7 +21,9 @@ struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    mutating func update(_ bytes: some Sequence<UInt8>) {
+    public init() {}
+
+    public mutating func update(_ bytes: some Sequence<UInt8>) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if handled == nil {
             let copy = Array(bytes)
@@ -27,7 +32,7 @@ struct SHA256 {
     }
 
     /// Whole blocks are compressed in place; only a tail shorter than a block is buffered.
-    mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         length &+= UInt64(buffer.count)
         var offset = 0
         if !pending.isEmpty {
@@ -47,7 +52,7 @@ struct SHA256 {
         pending += buffer[offset...]
     }
 
-    mutating func hexDigest() -> String {
+    public mutating func hexDigest() -> String {
         let bitLength = length &* 8
         var tail = pending
         tail.append(0x80)
@@ -62,7 +67,7 @@ struct SHA256 {
         }.joined()
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.hexDigest()

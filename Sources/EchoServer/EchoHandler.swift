@@ -1,0 +1,136 @@
+import Checksums
+import Foundation
+import MultipartKit
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+final class EchoHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let configuration: EchoServer.Configuration
+    private let counter: NIOLockedValueBox<Int>
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+    private var bodySize = 0
+    private var hasher = SHA256()
+
+    init(configuration: EchoServer.Configuration, counter: NIOLockedValueBox<Int>) {
+        self.configuration = configuration
+        self.counter = counter
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            counter.withLockedValue { $0 += 1 }
+            head = requestHead
+            body = context.channel.allocator.buffer(capacity: 0)
+            bodySize = 0
+            hasher = SHA256()
+        case .body(let chunk):
+            bodySize += chunk.readableBytes
+            chunk.withUnsafeReadableBytes { hasher.update($0) }
+            if bodySize <= configuration.maximumBodySize {
+                var chunk = chunk
+                body.writeBuffer(&chunk)
+            }
+        case .end:
+            respond(context: context)
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext) {
+        guard let head else { return }
+        self.head = nil
+        let (path, query) = Self.split(head.uri)
+        if bodySize > configuration.maximumBodySize {
+            return send(context, head, status: 413, contentType: "text/plain",
+                        body: Data("body of \(bodySize) bytes exceeds the \(configuration.maximumBodySize)-byte limit\n".utf8))
+        }
+        if let canned = EchoRoutes.canned(path: path) {
+            return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body)
+        }
+        let bodyData = Data(body.readableBytesView)
+        var report = EchoReport(
+            method: head.method.rawValue, target: head.uri, path: path, query: query,
+            queryPairs: query.map(FormDecoding.pairs) ?? [],
+            headers: head.headers.map { EchoReport.Header(name: $0.name, value: $0.value) },
+            framing: Self.framing(head.headers), bodySize: bodySize, bodySHA256: hasher.hexDigest(),
+            body: bodySize <= configuration.reportBodyLimit ? bodyData.base64EncodedString() : nil)
+        let contentType = head.headers.first(name: "content-type") ?? ""
+        if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            report.form = FormDecoding.pairs(String(decoding: bodyData, as: UTF8.self))
+        } else if contentType.lowercased().hasPrefix("multipart/form-data") {
+            do {
+                report.parts = try Self.parts(bodyData, contentType: contentType)
+            } catch {
+                return send(context, head, status: 400, contentType: "text/plain", body: Data("malformed multipart body: \(error)\n".utf8))
+            }
+        }
+        let json = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
+        send(context, head, status: 200, contentType: "application/json", body: json)
+    }
+
+    private func send(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, status: Int, contentType: String?, body: Data) {
+        var headers = HTTPHeaders()
+        if let contentType { headers.add(name: "Content-Type", value: contentType) }
+        let omitsBody = status == 204 || status == 304 || head.method == .HEAD
+        if status != 204 && status != 304 { headers.add(name: "Content-Length", value: String(body.count)) }
+        let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        if !omitsBody, !body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    static func split(_ uri: String) -> (path: String, query: String?) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, nil) }
+        return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
+    }
+
+    static func framing(_ headers: HTTPHeaders) -> String {
+        if headers.contains(where: { $0.name.lowercased() == "transfer-encoding" && $0.value.lowercased().contains("chunked") }) {
+            return "chunked"
+        }
+        return headers.contains(name: "content-length") ? "content-length" : "none"
+    }
+
+    /// Multipart parts as multipart-kit's parser sees them.
+    static func parts(_ body: Data, contentType: String) throws -> [EchoReport.Part] {
+        guard let boundary = contentType.components(separatedBy: "boundary=").last?
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty else {
+            throw EchoServerError.malformed("no boundary in Content-Type")
+        }
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [EchoReport.Part] = []
+        var headers: [EchoReport.Header] = []
+        var size = 0
+        var hasher = SHA256()
+        parser.onHeader = { name, value in headers.append(EchoReport.Header(name: name, value: value)) }
+        parser.onBody = { buffer in
+            size += buffer.readableBytes
+            buffer.withUnsafeReadableBytes { hasher.update($0) }
+        }
+        parser.onPartComplete = {
+            let disposition = headers.first { $0.name.lowercased() == "content-disposition" }?.value ?? ""
+            parts.append(EchoReport.Part(
+                headers: headers, name: parameter("name", in: disposition), fileName: parameter("filename", in: disposition),
+                size: size, sha256: hasher.hexDigest()))
+            headers = []
+            size = 0
+            hasher = SHA256()
+        }
+        try parser.execute(Array(body))
+        return parts
+    }
+
+    /// A quoted parameter of a Content-Disposition value.
+    static func parameter(_ name: String, in value: String) -> String? {
+        guard let range = value.range(of: "; \(name)=\"") else { return nil }
+        let rest = value[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
