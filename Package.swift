@@ -12,11 +12,15 @@ let package = Package(
     products: [
         .library(name: "HTTPSerialization", targets: ["HTTPSerialization"]),
         .library(name: "EchoServer", targets: ["EchoServer"]),
+        .library(name: "HTTPSerializationAsyncHTTPClient", targets: ["HTTPSerializationAsyncHTTPClient"]),
+        .executable(name: "httpser", targets: ["httpser"]),
     ],
     dependencies: [
         // Server pieces and test peers only; the HTTPSerialization library uses Foundation alone.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The library: Foundation, plus the system's libpng and libjpeg on Linux for images.
@@ -56,10 +60,39 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // Sends serialized requests and streamed multipart bodies with async-http-client.
+        .target(
+            name: "HTTPSerializationAsyncHTTPClient",
+            dependencies: [
+                "HTTPSerialization",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
+        // The command-line tool's logic, testable in-process.
+        .target(
+            name: "HTTPSerCLI",
+            dependencies: [
+                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "EchoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictness
+        ),
+        // `swift run httpser demo`: the package's main job.
+        .executableTarget(
+            name: "httpser",
+            dependencies: ["HTTPSerCLI"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPSerializationTests",
             dependencies: [
-                "HTTPSerialization", "SeededGenerators", "EchoServer",
+                "HTTPSerialization", "SeededGenerators", "EchoServer", "HTTPSerializationAsyncHTTPClient", "HTTPSerCLI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // An independent multipart parser to check our bodies against.
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Sends a request and decodes the response with a serializer.
+    ///
+    /// ```swift
+    /// let request = try HTTPRequestSerializer().request(method: "GET", urlString: url, parameters: ["q": "swift"])
+    /// let result = try await URLSession.shared.response(for: request, serializer: JSONResponseSerializer())
+    /// ```
+    ///
+    /// - Throws: transport errors as URLSession reports them, and the serializer's errors.
+    public func response<Serializer: ResponseSerializer>(
+        for request: URLRequest, serializer: Serializer
+    ) async throws -> SerializedResponse<Serializer.Output> {
+        let (data, response) = try await data(for: request)
+        return try Self.decode(response, data: data, serializer: serializer)
+    }
+
+    /// Uploads a multipart request the right way for the platform and decodes the response.
+    ///
+    /// On Linux, URLSession sends a body stream chunked (and would add `Content-Length` too),
+    /// so the body is written to a temporary file and uploaded from it with a real
+    /// `Content-Length`; the file is removed afterwards. Elsewhere the body stream is sent.
+    ///
+    /// - Parameter form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
+    public func uploadMultipart<Serializer: ResponseSerializer>(
+        _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer
+    ) async throws -> SerializedResponse<Serializer.Output> {
+        guard let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form else {
+            throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
+        }
+        var request = request
+        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        #if os(Linux) || os(Windows) || os(Android)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await form.writeEncodedBody(to: file)
+        request.httpBodyStream = nil
+        request.httpBody = nil
+        request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
+        let (data, response) = try await upload(for: request, fromFile: file)
+        #else
+        request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
+        request.httpBodyStream = form.makeInputStream()
+        let (data, response) = try await data(for: request)
+        #endif
+        return try Self.decode(response, data: data, serializer: serializer)
+    }
+
+    static func decode<Serializer: ResponseSerializer>(
+        _ response: URLResponse, data: Data, serializer: Serializer
+    ) throws -> SerializedResponse<Serializer.Output> {
+        guard let http = response as? HTTPURLResponse else {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not an HTTP response.", response: ResponseContext(response: nil, data: data))
+        }
+        return SerializedResponse(output: try serializer.responseObject(for: http, data: data), response: http, data: data)
+    }
+}

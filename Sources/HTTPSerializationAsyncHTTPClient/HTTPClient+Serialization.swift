@@ -1,0 +1,127 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerialization
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+extension HTTPClientRequest {
+    /// An async-http-client request from a serialized `URLRequest`.
+    ///
+    /// A multipart body (given, or found in the request's `MultipartBodyStream`) is streamed
+    /// lazily with its exact length, so it goes out with a real `Content-Length`; other bodies
+    /// are sent as bytes.
+    public init(
+        _ request: URLRequest, multipartForm: MultipartFormData? = nil,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) throws {
+        guard let url = request.url?.absoluteString else { throw HTTPSerializationError.invalidURL("") }
+        self.init(url: url)
+        method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            // The body below sets the framing.
+            let lower = name.lowercased()
+            if lower == "content-length" || lower == "transfer-encoding" { continue }
+            headers.add(name: name, value: value)
+        }
+        if let form = multipartForm ?? (request.httpBodyStream as? MultipartBodyStream)?.form {
+            if headers.first(name: "content-type") == nil { headers.add(name: "Content-Type", value: form.contentType) }
+            body = .stream(ProgressReportingChunks(form: form, progress: uploadProgress), length: .known(Int64(form.contentLength)))
+        } else if let stream = request.httpBodyStream {
+            let data = try Self.readAll(stream)
+            uploadProgress?(TransferProgress(completed: Int64(data.count), total: Int64(data.count)))
+            body = .bytes(ByteBuffer(data: data))
+        } else if let data = request.httpBody {
+            uploadProgress?(TransferProgress(completed: Int64(data.count), total: Int64(data.count)))
+            body = .bytes(ByteBuffer(data: data))
+        }
+    }
+
+    private static func readAll(_ stream: InputStream) throws -> Data {
+        stream.open()
+        defer { stream.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0 {
+                throw HTTPSerializationError.multipartSourceUnavailable(
+                    part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
+            }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+        }
+    }
+}
+
+/// A form's chunks as `ByteBuffer`s, counting what has been handed to the transport.
+struct ProgressReportingChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let form: MultipartFormData
+    let progress: (@Sendable (TransferProgress) -> Void)?
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(chunks: form.chunks().makeAsyncIterator(), total: Int64(form.contentLength), progress: progress)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var chunks: MultipartBodyChunks.AsyncIterator
+        let total: Int64
+        let progress: (@Sendable (TransferProgress) -> Void)?
+        var sent: Int64 = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await chunks.next() else { return nil }
+            sent += Int64(chunk.count)
+            progress?(TransferProgress(completed: sent, total: total))
+            return ByteBuffer(data: chunk)
+        }
+    }
+}
+
+extension HTTPClient {
+    /// Sends a serialized request through async-http-client and decodes the response.
+    ///
+    /// ```swift
+    /// let request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: url) { form in
+    ///     try form.appendPart(fileURL: file, name: "file")
+    /// }
+    /// let result = try await HTTPClient.shared.execute(request, serializer: JSONResponseSerializer())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximumResponseSize: bodies larger than this are refused while downloading.
+    ///   - uploadProgress, downloadProgress: called as bytes go out and come in.
+    public func execute<Serializer: ResponseSerializer>(
+        _ request: URLRequest, multipartForm: MultipartFormData? = nil, serializer: Serializer,
+        timeout: TimeAmount = .seconds(60), maximumResponseSize: Int = 256 << 20,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> SerializedResponse<Serializer.Output> {
+        let clientRequest = try HTTPClientRequest(request, multipartForm: multipartForm, uploadProgress: uploadProgress)
+        let response = try await execute(clientRequest, timeout: timeout)
+        let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
+        var body = Data()
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= maximumResponseSize else {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The response body exceeds \(maximumResponseSize) bytes.", response: ResponseContext(response: nil, data: nil))
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+            downloadProgress?(TransferProgress(completed: Int64(body.count), total: expected))
+        }
+        var fields: [String: String] = [:]
+        for header in response.headers {
+            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        guard let url = request.url,
+              let http = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
+            throw HTTPSerializationError.invalidURL(request.url?.absoluteString ?? "")
+        }
+        return SerializedResponse(output: try serializer.responseObject(for: http, data: body), response: http, data: body)
+    }
+}
