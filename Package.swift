@@ -40,8 +40,10 @@ let package = Package(
         // SHA-256 for digest checks and echo reports; not a product.
         .target(
             name: "Checksums",
+            dependencies: ["CSHA256"],
             swiftSettings: strictness
         ),
+        .target(name: "CSHA256"),
         // Seeded inputs shared by the benchmarks and the property tests; not a product.
         .target(
             name: "SeededGenerators",
@@ -55,7 +57,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 "Checksums",
             ],
             swiftSettings: strictness
@@ -76,7 +77,7 @@ let package = Package(
         .target(
             name: "HTTPSerCLI",
             dependencies: [
-                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "EchoServer",
+                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "EchoServer", "Checksums",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -85,7 +86,7 @@ let package = Package(
         // `swift run httpser demo`: the package's main job.
         .executableTarget(
             name: "httpser",
-            dependencies: ["HTTPSerCLI"],
+            dependencies: ["HTTPSerCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictness
         ),
         .testTarget(

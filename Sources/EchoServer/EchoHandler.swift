@@ -1,6 +1,5 @@
 import Checksums
 import Foundation
-import MultipartKit
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -64,7 +63,11 @@ final class EchoHandler: ChannelInboundHandler {
             report.form = FormDecoding.pairs(String(decoding: bodyData, as: UTF8.self))
         } else if contentType.lowercased().hasPrefix("multipart/form-data") {
             do {
-                report.parts = try Self.parts(bodyData, contentType: contentType)
+                guard let boundary = contentType.components(separatedBy: "boundary=").dropFirst().first?
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty else {
+                    throw EchoServerError.malformed("no boundary in Content-Type")
+                }
+                report.parts = try MultipartSplitter.parts(bodyData, boundary: boundary)
             } catch {
                 return send(context, head, status: 400, contentType: "text/plain", body: Data("malformed multipart body: \(error)\n".utf8))
             }
@@ -96,41 +99,5 @@ final class EchoHandler: ChannelInboundHandler {
             return "chunked"
         }
         return headers.contains(name: "content-length") ? "content-length" : "none"
-    }
-
-    /// Multipart parts as multipart-kit's parser sees them.
-    static func parts(_ body: Data, contentType: String) throws -> [EchoReport.Part] {
-        guard let boundary = contentType.components(separatedBy: "boundary=").last?
-            .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty else {
-            throw EchoServerError.malformed("no boundary in Content-Type")
-        }
-        let parser = MultipartParser(boundary: boundary)
-        var parts: [EchoReport.Part] = []
-        var headers: [EchoReport.Header] = []
-        var size = 0
-        var hasher = SHA256()
-        parser.onHeader = { name, value in headers.append(EchoReport.Header(name: name, value: value)) }
-        parser.onBody = { buffer in
-            size += buffer.readableBytes
-            buffer.withUnsafeReadableBytes { hasher.update($0) }
-        }
-        parser.onPartComplete = {
-            let disposition = headers.first { $0.name.lowercased() == "content-disposition" }?.value ?? ""
-            parts.append(EchoReport.Part(
-                headers: headers, name: parameter("name", in: disposition), fileName: parameter("filename", in: disposition),
-                size: size, sha256: hasher.hexDigest()))
-            headers = []
-            size = 0
-            hasher = SHA256()
-        }
-        try parser.execute(Array(body))
-        return parts
-    }
-
-    /// A quoted parameter of a Content-Disposition value.
-    static func parameter(_ name: String, in value: String) -> String? {
-        guard let range = value.range(of: "; \(name)=\"") else { return nil }
-        let rest = value[range.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 }

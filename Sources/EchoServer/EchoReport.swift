@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the server saw, as it reports it: the request line, headers in order, how the body
-/// was framed, its size and SHA-256, and the body parsed by implementations independent of
-/// the package (standard form decoding, multipart-kit's parser).
+/// was framed, its size and SHA-256, and the body parsed by code independent of the
+/// library (its own form decoding and multipart splitting).
 public struct EchoReport: Codable, Sendable, Equatable {
     public struct Header: Codable, Sendable, Equatable {
         public var name: String

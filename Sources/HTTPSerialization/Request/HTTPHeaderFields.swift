@@ -98,8 +98,9 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
         }
     }
 
-    /// `tchar` of RFC 9110 §5.6.2.
-    static func isToken(_ text: String) -> Bool {
+    /// Whether `text` is an RFC 9110 token (`tchar`s, §5.6.2): what header names and
+    /// methods must be.
+    public static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { $0.isASCIIAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains($0) }
     }
 }

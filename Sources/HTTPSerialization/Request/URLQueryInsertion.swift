@@ -22,3 +22,13 @@ enum URLQueryInsertion {
         return result
     }
 }
+
+extension URL {
+    /// This URL with an already-encoded query added before any `#fragment`, joined to an
+    /// existing query with `&`.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidURL(_:)`` when the result is not a URL.
+    public func appendingEncodedQuery(_ query: String) throws -> URL {
+        try URLQueryInsertion.url(self, appendingQuery: query)
+    }
+}
