@@ -48,7 +48,7 @@ final class EchoHandler: ChannelInboundHandler {
             return send(context, head, status: 413, contentType: "text/plain",
                         body: Data("body of \(bodySize) bytes exceeds the \(configuration.maximumBodySize)-byte limit\n".utf8))
         }
-        if let canned = EchoRoutes.canned(path: path) {
+        if let canned = EchoRoutes.canned(path: path, query: query) {
             return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body)
         }
         let bodyData = Data(body.readableBytesView)

@@ -5,6 +5,7 @@ import Foundation
 /// - `/status/CODE`: that status with a JSON error body `{"status": CODE, "error": "…"}`
 /// - `/json`, `/xml`, `/plist`, `/png`: a document of that kind
 /// - `/empty`: 204 with no body
+/// - `/respond?status=201&type=text/plain&body=hello`: the status, content type and body you choose
 /// Every other path is echoed.
 enum EchoRoutes {
     struct Canned {
@@ -22,7 +23,13 @@ enum EchoRoutes {
         """.utf8)
     static let png = PNGWriter.png(width: 4, height: 3) { x, y in [UInt8(x * 60), UInt8(y * 100), 200, 255] }
 
-    static func canned(path: String) -> Canned? {
+    static func canned(path: String, query: String?) -> Canned? {
+        if path == "/respond" {
+            let pairs = FormDecoding.pairs(query ?? "")
+            let value = { (name: String) in pairs.first { $0.name == name }?.value }
+            let status = value("status").flatMap(Int.init).flatMap { (100...599).contains($0) ? $0 : nil } ?? 200
+            return Canned(status: status, contentType: value("type"), body: Data((value("body") ?? "").utf8))
+        }
         switch path {
         case "/json": return Canned(status: 200, contentType: "application/json", body: json)
         case "/xml": return Canned(status: 200, contentType: "application/xml", body: xml)

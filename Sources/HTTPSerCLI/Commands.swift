@@ -80,7 +80,7 @@ public struct Serve: AsyncParsableCommand {
     public func run() async throws {
         let server = try await EchoServer.start(port: port)
         print("echo server listening on \(server.baseURL.absoluteString)")
-        print("routes: /status/CODE /json /xml /plist /png /empty; anything else is echoed")
+        print("routes: /status/CODE /json /xml /plist /png /empty /respond?status=&type=&body=; anything else is echoed")
         while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
     }
 }

@@ -217,6 +217,32 @@ struct TransportTests {
         #expect(viaClient.parts?.map(\.name) == ["album[id]", "album[tags][]", "album[tags][]", "photo"])
     }
 
+    @Test("URLSession's multipart upload reports progress up to the whole body")
+    func urlSessionUploadProgress() async throws {
+        let server = try await EchoServer.start()
+        var form = try MultipartFormData(boundary: "progress")
+        try form.appendPart(fileData: Data(count: 1_500_000), name: "f", fileName: "f.bin", mimeType: "application/octet-stream")
+        let request = try HTTPRequestSerializer(headers: HTTPHeaderFields())
+            .request(method: "POST", urlString: server.baseURL.absoluteString + "/upload", multipartForm: form)
+        let last = LockedBox<TransferProgress?>(nil)
+        let result = try await URLSession(configuration: .ephemeral).uploadMultipart(
+            request, serializer: DecodableResponseSerializer(EchoReport.self), progress: { last.set($0) })
+        try await server.stop()
+        #expect(result.output.bodySize == Int(form.contentLength))
+        #expect(last.get()?.completed == Int64(form.contentLength))
+    }
+
+    @Test("the respond route returns the status, type and body asked for")
+    func respondRoute() async throws {
+        let server = try await EchoServer.start()
+        let url = server.baseURL.absoluteString + "/respond?status=201&type=text/csv&body=a%2Cb%0A1%2C2"
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: URL(string: url)!)
+        try await server.stop()
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        #expect(response.mimeType == "text/csv")
+        #expect(data == Data("a,b\n1,2".utf8))
+    }
+
     @Test("every echo route decodes with its serializer")
     func echoRoutes() async throws {
         let server = try await EchoServer.start()

@@ -25,9 +25,12 @@ extension URLSession {
     /// so the body is written to a temporary file and uploaded from it with a real
     /// `Content-Length`; the file is removed afterwards. Elsewhere the body stream is sent.
     ///
-    /// - Parameter form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
+    /// - Parameters:
+    ///   - form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
+    ///   - progress: called as the body goes out.
     public func uploadMultipart<Serializer: ResponseSerializer>(
-        _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer
+        _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> SerializedResponse<Serializer.Output> {
         guard let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form else {
             throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
@@ -41,11 +44,11 @@ extension URLSession {
         request.httpBodyStream = nil
         request.httpBody = nil
         request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
-        let (data, response) = try await upload(for: request, fromFile: file)
+        let (data, response) = try await upload(for: request, fromFile: file, delegate: progress.map(UploadProgressDelegate.init))
         #else
         request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
         request.httpBodyStream = form.makeInputStream()
-        let (data, response) = try await data(for: request)
+        let (data, response) = try await data(for: request, delegate: progress.map(UploadProgressDelegate.init))
         #endif
         return try Self.decode(response, data: data, serializer: serializer)
     }
@@ -58,5 +61,24 @@ extension URLSession {
                 reason: "The response is not an HTTP response.", response: ResponseContext(response: nil, data: data))
         }
         return SerializedResponse(output: try serializer.responseObject(for: http, data: data), response: http, data: data)
+    }
+}
+
+/// Forwards a task's upload progress to a closure.
+///
+/// `@unchecked Sendable`: its only state is an immutable `@Sendable` closure; NSObject
+/// subclasses cannot state that to the compiler.
+final class UploadProgressDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    private let progress: @Sendable (TransferProgress) -> Void
+
+    init(_ progress: @escaping @Sendable (TransferProgress) -> Void) {
+        self.progress = progress
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+        progress(TransferProgress(completed: totalBytesSent, total: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil))
     }
 }
