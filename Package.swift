@@ -105,7 +105,8 @@ let package = Package(
         .executableTarget(
             name: "httpser-bench",
             dependencies: [
-                "HTTPSerialization", "SeededGenerators", "Checksums",
+                "HTTPSerialization", "SeededGenerators", "Checksums", "EchoServer", "HTTPSerializationAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

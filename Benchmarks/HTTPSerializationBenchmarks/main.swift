@@ -6,9 +6,14 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick | --profile escaping|query|json|multipart]`: every figure is
+// `swift run -c release httpser-bench [--quick | --load [FORMS] | --profile escaping|query|json|multipart]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
+
+if let index = CommandLine.arguments.firstIndex(of: "--load") {
+    let forms = index + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[index + 1]) ?? 200 : 200
+    exit(await LoadTest.run(forms: forms) ? 0 : 1)
+}
 
 if let index = CommandLine.arguments.firstIndex(of: "--peak-rss"), index + 1 < CommandLine.arguments.count {
     let argument = index + 2 < CommandLine.arguments.count ? CommandLine.arguments[index + 2] : nil

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/Targets (with AddressSanitizer) and runs each for
+# SECONDS (default 30), starting from the committed seeds in Fuzz/Corpus/<target>.
+#   Scripts/fuzz.sh [SECONDS]
+# A crash stops the script with a non-zero exit and leaves the reproducer in .build-fuzz/.
+set -euo pipefail
+seconds="${1:-30}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/.build-fuzz"
+mkdir -p "$build/include" "$build/module"
+export PATH="/opt/swift/usr/bin:$PATH"
+sanitize="-sanitize=fuzzer,address"
+
+# The C image shim, instrumented the same way, behind a module map like SwiftPM's.
+clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$root/Sources/CImageCodecs/include" \
+    "$root/Sources/CImageCodecs/codecs.c" -o "$build/codecs.o"
+cat > "$build/include/module.modulemap" <<MAP
+module CImageCodecs {
+    header "$root/Sources/CImageCodecs/include/CImageCodecs.h"
+    export *
+}
+MAP
+
+# The library once, as a static library with its module.
+mapfile -t sources < <(find "$root/Sources/HTTPSerialization" -name '*.swift' | sort)
+echo "fuzz: building HTTPSerialization (${#sources[@]} files)"
+swiftc -parse-as-library -O $sanitize -module-name HTTPSerialization -I "$build/include" \
+    -emit-library -static -emit-module -emit-module-path "$build/module/HTTPSerialization.swiftmodule" \
+    -o "$build/libHTTPSerialization.a" "${sources[@]}" 2> >(grep -v "warning:" >&2 || true)
+
+status=0
+for target in "$root"/Fuzz/Targets/*.swift; do
+    name="$(basename "$target" .swift)"
+    [ "$name" = "FuzzBytes" ] && continue
+    echo "fuzz: building $name"
+    swiftc -parse-as-library -O $sanitize -I "$build/module" -I "$build/include" \
+        "$target" "$root/Fuzz/Targets/FuzzBytes.swift" "$build/libHTTPSerialization.a" "$build/codecs.o" \
+        -lpng16 -ljpeg -o "$build/$name" 2> >(grep -v "warning:" >&2 || true)
+    corpus="$build/corpus/$name"
+    mkdir -p "$corpus" "$root/Fuzz/Corpus/$name"
+    echo "fuzz: running $name for ${seconds}s"
+    if ! (cd "$build" && "./$name" -max_total_time="$seconds" -seed=1 -rss_limit_mb=4096 -timeout=10 \
+            -print_final_stats=1 "$corpus" "$root/Fuzz/Corpus/$name" > "$build/$name.log" 2>&1); then
+        echo "fuzz: $name FAILED; see $build/$name.log" >&2
+        tail -40 "$build/$name.log" >&2
+        status=1
+    fi
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/$name.log" | sed "s/^/fuzz: $name /" || true
+done
+exit "$status"
