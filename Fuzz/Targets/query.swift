@@ -17,6 +17,11 @@ public func fuzzQuery(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         return (String(parts[0]).removingPercentEncoding ?? "\u{FFFD}", parts.count > 1 ? String(parts[1]).removingPercentEncoding : nil)
     }
+    // A query made of one nameless bare key is the empty string: nothing to split.
+    if query.isEmpty {
+        require(pairs.allSatisfy { $0.field.isEmpty && $0.value == .null } && pairs.count <= 1, "pairs \(pairs) wrote nothing")
+        return 0
+    }
     require(decoded.count == pairs.count, "\(decoded.count) pairs in \(query), \(pairs.count) expected")
     for ((field, value), pair) in zip(decoded, pairs) {
         require(field == pair.field, "field \(field) != \(pair.field)")

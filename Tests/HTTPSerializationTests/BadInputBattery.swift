@@ -287,8 +287,11 @@ struct BadInputBattery {
         BadInput("a bare word as a property list", "responseSerializationFailed", "The response is not an XML or binary property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("hello".utf8))
         },
-        BadInput("JSON as a property list", "responseSerializationFailed", "The response is not a valid property list.") {
+        BadInput("JSON as a property list", "responseSerializationFailed", "The response is not an XML or binary property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data(#"{"a":1}"#.utf8))
+        },
+        BadInput("a malformed XML property list", "responseSerializationFailed", "The response is not a valid property list.") {
+            _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("<plist><dict><key>a</key></plist>".utf8))
         },
         BadInput("decompression bomb", "imageTooLarge", "The image is 100000 × 100000 pixels, more than the 100000000 allowed.") {
             var bomb = PNGWriter.png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }

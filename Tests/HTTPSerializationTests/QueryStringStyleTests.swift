@@ -124,6 +124,16 @@ struct QueryStringStyleTests {
         #expect(queryString(from: value) == "s%5Bk%5D=a&s%5Bk%5D=b")
     }
 
+    @Test("fuzz regression: a pair that writes no bytes still gets its separator, so every pair is recoverable")
+    func emptyPairKeepsSeparator() {
+        let value: ParameterValue = ["": [nil, "x"]]
+        #expect(queryStringPairs(from: value).count == 2)
+        var style = QueryStringStyle.afNetworking
+        style.arrayEncoding = .repeatedKeys
+        #expect(queryString(from: value, style: style) == "&=x")
+        #expect(queryString(from: .array([nil, "x"]), style: style) == "&=x")
+    }
+
     @Test("empty containers contribute nothing")
     func emptyContainers() {
         #expect(queryString(from: ["a": [], "b": [:], "c": .set([]), "d": 1]) == "d=1")

@@ -60,6 +60,9 @@ private struct PairCollector: QueryPairSink {
 struct QueryStringWriter: QueryPairSink {
     let style: QueryStringStyle
     private let output = ByteBuffer()
+    /// Pairs written so far: a pair can be empty (a bare key with no name), so the output
+    /// length cannot tell whether a separator is due.
+    private var pairs = 0
 
     init(style: QueryStringStyle) {
         self.style = style
@@ -72,7 +75,8 @@ struct QueryStringWriter: QueryPairSink {
     }
 
     mutating func pair(field: UnsafeBufferPointer<UInt8>, value: ParameterValue) {
-        if output.count > 0 { output.append(UInt8(ascii: "&")) }
+        if pairs > 0 { output.append(UInt8(ascii: "&")) }
+        pairs += 1
         let start = output.count
         output.appendEscaped(field)
         switch value {

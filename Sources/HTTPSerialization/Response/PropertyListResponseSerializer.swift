@@ -29,6 +29,13 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
         try base.validate(response, data: data)
         guard let data, !data.isEmpty else { return nil }
         let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
+        // Only XML ("<") and binary ("bplist") bodies go to Foundation: its text reader turns
+        // almost anything into a value, and leaks its error when it fails.
+        let start = data.first { !(UInt8(ascii: " ") == $0 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+        guard data.starts(with: Array("bplist".utf8)) || start == UInt8(ascii: "<") else {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not an XML or binary property list.", response: context)
+        }
         var detected = PropertyListSerialization.PropertyListFormat.xml
         let object: Any
         do {

@@ -129,6 +129,10 @@ final class WellFormednessCheck: NSObject, XMLParserDelegate {
 /// The body is checked with a parser first, so empty data, truncated documents (`<foo`) and
 /// mismatched tags are errors (FoundationXML accepts some and crashes on empty data), and
 /// external entities are never loaded whatever `options` says.
+///
+/// On Linux, FoundationXML never frees an `XMLDocument` (a reference cycle between the
+/// document and its nodes, about 6 KB a small document): for long-running servers prefer
+/// ``XMLParserResponseSerializer``.
 @dynamicMemberLookup
 public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
     public var base: HTTPResponseSerializer
