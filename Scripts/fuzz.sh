@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Fuzz/Targets (with AddressSanitizer) and runs each for
-# SECONDS (default 30), starting from the committed seeds in Fuzz/Corpus/<target>.
-#   Scripts/fuzz.sh [SECONDS]
-# A crash stops the script with a non-zero exit and leaves the reproducer in .build-fuzz/.
+# Builds the libFuzzer targets in Fuzz/Targets (with AddressSanitizer) and runs each,
+# starting from the committed seeds in Fuzz/Corpus/<target>.
+#   Scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 30)
+#   Scripts/fuzz.sh ci          each target for a fixed number of seeded executions (about
+#                               30 s each here), so CI runs the same inputs every time
+# A failure exits non-zero and leaves the reproducer in .build-fuzz/.
 set -euo pipefail
 seconds="${1:-30}"
+declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
 mkdir -p "$build/include" "$build/module"
@@ -43,8 +46,16 @@ for target in "$root"/Fuzz/Targets/*.swift; do
         -lpng16 -ljpeg -o "$build/$name" 2> >(grep -v "warning:" >&2 || true)
     corpus="$build/corpus/$name"
     mkdir -p "$corpus" "$root/Fuzz/Corpus/$name"
-    echo "fuzz: running $name for ${seconds}s"
-    if ! (cd "$build" && "./$name" -max_total_time="$seconds" -seed=1 -rss_limit_mb=4096 -timeout=10 \
+    if [ "$seconds" = "ci" ]; then
+        limit="-runs=${ci_runs[$name]} -max_total_time=120"
+        echo "fuzz: running $name for ${ci_runs[$name]} seeded executions"
+    else
+        limit="-max_total_time=$seconds"
+        echo "fuzz: running $name for ${seconds}s"
+    fi
+    # A fresh corpus each run keeps the inputs the same from run to run.
+    rm -rf "$corpus" && mkdir -p "$corpus"
+    if ! (cd "$build" && "./$name" $limit -seed=1 -rss_limit_mb=4096 -timeout=10 \
             -print_final_stats=1 "$corpus" "$root/Fuzz/Corpus/$name" > "$build/$name.log" 2>&1); then
         echo "fuzz: $name FAILED; see $build/$name.log" >&2
         tail -40 "$build/$name.log" >&2

@@ -49,7 +49,7 @@ final class EchoHandler: ChannelInboundHandler {
                         body: Data("body of \(bodySize) bytes exceeds the \(configuration.maximumBodySize)-byte limit\n".utf8))
         }
         if let canned = EchoRoutes.canned(path: path, query: query) {
-            return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body)
+            return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body, location: canned.location)
         }
         let bodyData = Data(body.readableBytesView)
         var report = EchoReport(
@@ -76,9 +76,12 @@ final class EchoHandler: ChannelInboundHandler {
         send(context, head, status: 200, contentType: "application/json", body: json)
     }
 
-    private func send(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, status: Int, contentType: String?, body: Data) {
+    private func send(
+        _ context: ChannelHandlerContext, _ head: HTTPRequestHead, status: Int, contentType: String?, body: Data, location: String? = nil
+    ) {
         var headers = HTTPHeaders()
         if let contentType { headers.add(name: "Content-Type", value: contentType) }
+        if let location { headers.add(name: "Location", value: location) }
         let omitsBody = status == 204 || status == 304 || head.method == .HEAD
         if status != 204 && status != 304 { headers.add(name: "Content-Length", value: String(body.count)) }
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)

@@ -6,12 +6,14 @@ import Foundation
 /// - `/json`, `/xml`, `/plist`, `/png`: a document of that kind
 /// - `/empty`: 204 with no body
 /// - `/respond?status=201&type=text/plain&body=hello`: the status, content type and body you choose
+/// - `/redirect?status=307&to=/echo`: a redirect (301, 302, 303, 307 or 308) to `to`
 /// Every other path is echoed.
 enum EchoRoutes {
     struct Canned {
         var status: Int
         var contentType: String?
         var body: Data
+        var location: String?
     }
 
     static let json = Data(#"{"name":"httpser","items":[1,2,3],"nested":{"ok":true},"nothing":null}"#.utf8)
@@ -24,6 +26,12 @@ enum EchoRoutes {
     static let png = PNGWriter.png(width: 4, height: 3) { x, y in [UInt8(x * 60), UInt8(y * 100), 200, 255] }
 
     static func canned(path: String, query: String?) -> Canned? {
+        if path == "/redirect" {
+            let pairs = FormDecoding.pairs(query ?? "")
+            let value = { (name: String) in pairs.first { $0.name == name }?.value }
+            let status = value("status").flatMap(Int.init).flatMap { [301, 302, 303, 307, 308].contains($0) ? $0 : nil } ?? 307
+            return Canned(status: status, contentType: nil, body: Data(), location: value("to") ?? "/echo")
+        }
         if path == "/respond" {
             let pairs = FormDecoding.pairs(query ?? "")
             let value = { (name: String) in pairs.first { $0.name == name }?.value }

@@ -326,6 +326,40 @@ struct BadInputBattery {
         #expect(Self.cases.count >= 60)
     }
 
+    @Test("a redirect that may drop a request's body is a typed error for URLSession's helper", arguments: [307, 308, 302])
+    func redirectedBody(status: Int) async throws {
+        let server = try await EchoServer.start()
+        let base = server.baseURL.absoluteString
+        let session = URLSession(configuration: .ephemeral)
+        let expected = HTTPSerializationError.redirectedWithBody(from: base + "/redirect?status=\(status)&to=/echo", to: base + "/echo")
+        var form2 = URLRequest(url: URL(string: base + "/redirect?status=\(status)&to=/echo")!)
+        form2.httpMethod = "POST"
+        form2.httpBody = Data("a=1".utf8)
+        await #expect(throws: expected) { try await session.response(for: form2, serializer: HTTPResponseSerializer()) }
+        let allowed = try await session.response(for: form2, serializer: DecodableResponseSerializer(EchoReport.self), allowsRedirectedBodies: true)
+        #expect(allowed.output.path == "/echo")
+        try await server.stop()
+    }
+
+    @Test("huge request headers are refused by the echo server, not accepted or crashed on")
+    func hugeHeaders() async throws {
+        let server = try await EchoServer.start()
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("echo"))
+        request.setValue(String(repeating: "h", count: 200_000), forHTTPHeaderField: "X-Huge")
+        let status: Int?
+        do {
+            let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+            status = (response as? HTTPURLResponse)?.statusCode
+        } catch {
+            status = nil  // the server closed the connection: refused as well
+        }
+        #expect(status == nil || (400..<500).contains(status!))
+        // The server is still serving afterwards.
+        let (_, after) = try await URLSession(configuration: .ephemeral).data(from: server.baseURL.appendingPathComponent("json"))
+        #expect((after as? HTTPURLResponse)?.statusCode == 200)
+        try await server.stop()
+    }
+
     @Test("the echo server refuses a body over its limit with 413 and the reason")
     func echoBodyLimit() async throws {
         let server = try await EchoServer.start(maximumBodySize: 1000)

@@ -232,6 +232,25 @@ struct MarkupResponseSafetyTests {
         #expect((result != nil) == accepted)
     }
 
+    @Test("fuzz regression: a processing instruction without data is refused before FoundationXML segfaults", arguments: [
+        "<a><?pi?></a>", "<a><?pi   ?></a>", "<?xSequen?><a x\">=a <1x=\"1\"><ba>", "<a><?pi",
+    ])
+    func processingInstructionWithoutData(text: String) {
+        #expect(throws: HTTPSerializationError.self) {
+            try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(text.utf8))
+        }
+        #expect(throws: HTTPSerializationError.self) {
+            try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(text.utf8))
+        }
+    }
+
+    @Test("processing instructions with data still parse")
+    func processingInstructionWithData() throws {
+        let data = Data(#"<?xml version="1.0"?><?xml-stylesheet href="a.css"?><a><?pi data?></a>"#.utf8)
+        let document = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: data)
+        #expect(document.rootElement()?.name == "a")
+    }
+
     @Test("XXE: an external entity naming a local file is never read, by either XML serializer")
     func localFileEntity() throws {
         let folder = try TemporaryFolder()

@@ -44,6 +44,10 @@ public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
     case multipartStreamAlreadyConsumed(part: String)
     /// Writing an encoded body to a file failed.
     case fileWriteFailed(path: String, reason: String)
+    /// A request with a body was redirected: URLSession on Linux drops the body after a 307
+    /// or 308 without saying so, and 301–303 turn it into a GET, so the body may not have
+    /// reached the final URL.
+    case redirectedWithBody(from: String, to: String)
 
     /// The response's status code is not acceptable. `underlying` holds a content-type
     /// failure found as well (AFNetworking chained them the same way).
@@ -137,6 +141,8 @@ extension HTTPSerializationError {
             return "The input stream of \(part) was already read; append a stream factory to replay a body."
         case .fileWriteFailed(let path, let reason):
             return "Writing \(Self.quoted(path)) failed: \(reason)."
+        case .redirectedWithBody(let from, let to):
+            return "The request to \(from) was redirected to \(to); its body may not have been sent again."
         case .unacceptableStatusCode(let code, _, _):
             return "Request failed: \(HTTPStatusReason.phrase(for: code)) (\(code))"
         case .unacceptableContentType(let type, _):

@@ -38,14 +38,39 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
         let reason: String
         switch declaredEncoding(data) {
         case .converted:
-            return
+            return try checkProcessingInstructions(data, context: context)
         case .utf8:
-            guard String(validating: data, as: UTF8.self) == nil else { return }
+            guard String(validating: data, as: UTF8.self) == nil else { return try checkProcessingInstructions(data, context: context) }
             reason = "The XML document is UTF-8 but its bytes are not valid UTF-8."
         case .unsupported(let name):
             reason = "The XML document declares an unsupported encoding, \"\(name)\"."
         }
         throw HTTPSerializationError.responseSerializationFailed(reason: reason, response: context)
+    }
+
+    /// FoundationXML on Linux passes a processing instruction's missing data to `strlen`
+    /// (`<?pi?>` segfaults any parser with a delegate, including the document serializer's
+    /// own check), so such documents, and unterminated instructions, are refused first.
+    static func checkProcessingInstructions(_ data: Data, context: ResponseContext) throws {
+        #if canImport(FoundationXML)
+        let open = Data("<?".utf8)
+        let close = Data("?>".utf8)
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var index = data.startIndex
+        while let start = data.range(of: open, in: index..<data.endIndex) {
+            guard let end = data.range(of: close, in: start.upperBound..<data.endIndex) else {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The XML document has an unterminated processing instruction.", response: context)
+            }
+            let body = data[start.upperBound..<end.lowerBound]
+            if body.drop(while: { !isSpace($0) }).drop(while: isSpace).isEmpty {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The XML document has a processing instruction without data, which FoundationXML cannot parse.",
+                    response: context)
+            }
+            index = end.upperBound
+        }
+        #endif
     }
 
     enum DeclaredEncoding: Equatable {

@@ -11,11 +11,16 @@ extension URLSession {
     /// let result = try await URLSession.shared.response(for: request, serializer: JSONResponseSerializer())
     /// ```
     ///
-    /// - Throws: transport errors as URLSession reports them, and the serializer's errors.
+    /// - Parameter allowsRedirectedBodies: a request with a body that gets redirected is an
+    ///   error unless this is true (URLSession may drop the body on the way).
+    /// - Throws: transport errors as URLSession reports them,
+    ///   ``HTTPSerializationError/redirectedWithBody(from:to:)``, and the serializer's errors.
     public func response<Serializer: ResponseSerializer>(
-        for request: URLRequest, serializer: Serializer
+        for request: URLRequest, serializer: Serializer, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
         let (data, response) = try await data(for: request)
+        let hasBody = request.httpBody != nil || request.httpBodyStream != nil
+        try Self.checkRedirect(request, response, hasBody: hasBody && !allowsRedirectedBodies)
         return try Self.decode(response, data: data, serializer: serializer)
     }
 
@@ -28,9 +33,12 @@ extension URLSession {
     /// - Parameters:
     ///   - form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
     ///   - progress: called as the body goes out.
+    ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
+    /// - Throws: ``HTTPSerializationError/redirectedWithBody(from:to:)`` when the upload was
+    ///   redirected, transport errors, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
         guard let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form else {
             throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
@@ -50,7 +58,14 @@ extension URLSession {
         request.httpBodyStream = form.makeInputStream()
         let (data, response) = try await data(for: request, delegate: progress.map(UploadProgressDelegate.init))
         #endif
+        try Self.checkRedirect(request, response, hasBody: !form.isEmpty && !allowsRedirectedBodies)
         return try Self.decode(response, data: data, serializer: serializer)
+    }
+
+    /// A body-carrying request whose response came from another URL was redirected.
+    static func checkRedirect(_ request: URLRequest, _ response: URLResponse, hasBody: Bool) throws {
+        guard hasBody, let from = request.url?.absoluteString, let to = response.url?.absoluteString, from != to else { return }
+        throw HTTPSerializationError.redirectedWithBody(from: from, to: to)
     }
 
     static func decode<Serializer: ResponseSerializer>(
