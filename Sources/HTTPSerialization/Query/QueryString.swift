@@ -7,6 +7,7 @@ public struct QueryStringPair: Sendable, Hashable {
     /// A scalar value, or `.null` for a bare key.
     public var value: ParameterValue
 
+    /// A pair as `queryStringPairs(from:)` makes them: an unescaped field and a scalar or `.null`.
     public init(field: String, value: ParameterValue) {
         self.field = field
         self.value = value

@@ -85,6 +85,7 @@ public struct QueryStringStyle: Sendable {
     public var dateEncoding: DateEncoding
     public var dataEncoding: DataEncoding
 
+    /// A style; every default is AFNetworking's, so `QueryStringStyle()` is ``afNetworking``.
     public init(
         arrayEncoding: ArrayEncoding = .brackets,
         keyEncoding: KeyEncoding = .brackets,

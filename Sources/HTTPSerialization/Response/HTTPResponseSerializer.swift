@@ -23,6 +23,7 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     /// How content types are compared.
     public var contentTypeMatching = ContentTypeMatching()
 
+    /// A validator accepting these status codes and content types (nil accepts any).
     public init(acceptableStatusCodes: IndexSet? = IndexSet(integersIn: 200..<300), acceptableContentTypes: Set<String>? = nil) {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.acceptableContentTypes = acceptableContentTypes
