@@ -22,8 +22,6 @@ final class MultipartBodyReader {
     private var partIndex = 0
     private var phase: Phase
     private var source: (any MultipartBodySource)?
-    /// Bytes produced so far.
-    private(set) var bytesRead: UInt64 = 0
 
     init(form: MultipartFormData) {
         parts = form.parts
@@ -75,11 +73,9 @@ final class MultipartBodyReader {
                 filled += count
                 phase = next == closingBoundary.count ? .done : .closing(offset: next)
             case .done:
-                bytesRead += UInt64(filled)
                 return filled
             }
         }
-        bytesRead += UInt64(filled)
         return filled
     }
 

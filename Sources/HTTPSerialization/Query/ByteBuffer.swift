@@ -49,13 +49,6 @@ final class ByteBuffer {
         count += 1
     }
 
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
-    }
-
     /// Appends the AF-escaped form of `bytes`; room for the worst case (every byte
     /// escaped) spares the counting pass.
     func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
