@@ -234,6 +234,7 @@ struct MarkupResponseSafetyTests {
 
     @Test("fuzz regression: a processing instruction without data is refused before FoundationXML segfaults", arguments: [
         "<a><?pi?></a>", "<a><?pi   ?></a>", "<?xSequen?><a x\">=a <1x=\"1\"><ba>", "<a><?pi",
+        "<?x x=\"1\">n?><a x\"\"1\"><?\"1x \"x=<?xSequen?><a x\">n?=a ><b>t%/b?5",
     ])
     func processingInstructionWithoutData(text: String) {
         #expect(throws: HTTPSerializationError.self) {

@@ -56,6 +56,8 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
         let open = Data("<?".utf8)
         let close = Data("?>".utf8)
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        // Every "<?" is checked on its own: libxml2's recovery mode re-reads an instruction
+        // nested inside a malformed one.
         var index = data.startIndex
         while let start = data.range(of: open, in: index..<data.endIndex) {
             guard let end = data.range(of: close, in: start.upperBound..<data.endIndex) else {
@@ -68,7 +70,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
                     reason: "The XML document has a processing instruction without data, which FoundationXML cannot parse.",
                     response: context)
             }
-            index = end.upperBound
+            index = start.upperBound
         }
         #endif
     }
