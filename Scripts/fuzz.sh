@@ -4,10 +4,13 @@
 #   Scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 30)
 #   Scripts/fuzz.sh ci          each target for a fixed number of seeded executions (about
 #                               30 s each here), so CI runs the same inputs every time
+#   Scripts/fuzz.sh MODE NAME…  only the named targets (xml, responses, …) in either mode
 # A failure exits non-zero and leaves the reproducer in .build-fuzz/.
 set -euo pipefail
 seconds="${1:-30}"
-declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000)
+shift || true
+only=("$@")
+declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
 mkdir -p "$build/include" "$build/module"
@@ -40,6 +43,7 @@ status=0
 for target in "$root"/Fuzz/Targets/*.swift; do
     name="$(basename "$target" .swift)"
     [ "$name" = "FuzzBytes" ] && continue
+    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " =~ " $name " ]]; then continue; fi
     echo "fuzz: building $name"
     swiftc -parse-as-library -O $sanitize -I "$build/module" -I "$build/include" \
         "$target" "$root/Fuzz/Targets/FuzzBytes.swift" "$build/libHTTPSerialization.a" "$build/codecs.o" \

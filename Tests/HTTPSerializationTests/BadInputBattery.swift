@@ -269,19 +269,19 @@ struct BadInputBattery {
         BadInput("empty XML document", "responseSerializationFailed", "The response has no XML document.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data())
         },
-        BadInput("truncated XML", "responseSerializationFailed", "The response is not well-formed XML.") {
+        BadInput("truncated XML", "unreadableXML", "The XML document is refused at byte 4: it is not well-formed: an unterminated start tag <foo>.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data("<foo".utf8))
         },
-        BadInput("XML with mismatched tags", "responseSerializationFailed", "The response is not well-formed XML.") {
+        BadInput("XML with mismatched tags", "unreadableXML", "The XML document is refused at byte 10: it is not well-formed: the end tag </a> does not match <b>.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data("<a><b></a></b>".utf8))
         },
-        BadInput("billion laughs", "responseSerializationFailed", "The response is not well-formed XML.") {
+        BadInput("billion laughs", "unreadableXML", "The XML document is refused at byte 37: it declares entities, which the reading policy does not allow.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: billionLaughs)
         },
-        BadInput("XML with an unknown encoding", "responseSerializationFailed", #"The XML document declares an unsupported encoding, "x-bogus"."#) {
+        BadInput("XML with an unknown encoding", "unreadableXML", #"The XML document is refused: it declares the unsupported encoding "x-bogus"."#) {
             _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(#"<?xml version="1.0" encoding="x-bogus"?><a/>"#.utf8))
         },
-        BadInput("XML with invalid UTF-8", "responseSerializationFailed", "The XML document is UTF-8 but its bytes are not valid UTF-8.") {
+        BadInput("XML with invalid UTF-8", "unreadableXML", "The XML document is refused at byte 2: its bytes are not valid UTF-8.") {
             _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data([0x3C, 0x61, 0xD9, 0x3E, 0x3C, 0x2F, 0x61, 0x3E]))
         },
         BadInput("a bare word as a property list", "responseSerializationFailed", "The response is not an XML or binary property list.") {

@@ -252,7 +252,7 @@ struct MarkupResponseSafetyTests {
         #expect(document.rootElement()?.name == "a")
     }
 
-    @Test("XXE: an external entity naming a local file is never read, by either XML serializer")
+    @Test("XXE: an external entity naming a local file is refused, by policy or as an external reference, never read")
     func localFileEntity() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -260,32 +260,39 @@ struct MarkupResponseSafetyTests {
         let xml = Data("""
             <?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "\(secret.absoluteString)">]><foo>a&xxe;b</foo>
             """.utf8)
-        let parser = try #require(try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml))
-        let collector = TextCollector()
-        parser.delegate = collector
-        _ = parser.parse()
-        #expect(!collector.text.contains("TOP-SECRET"))
-        if let document = try? XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml) {
-            #expect(!document.xmlString.contains("TOP-SECRET"))
-            #expect(document.rootElement()?.stringValue?.contains("TOP-SECRET") != true)
+        let context = ResponseContext(response: resp(200, "application/xml"), data: xml)
+        #expect(throws: HTTPSerializationError.unreadableXML(XMLReadingError(.entityDeclarationsNotAllowed, offset: 36), response: context)) {
+            try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml)
+        }
+        var policy = XMLReadingPolicy()
+        policy.allowsEntityDeclarations = true
+        let offset = xml.firstRange(of: Data("&xxe;".utf8))!.lowerBound
+        let refused = HTTPSerializationError.unreadableXML(XMLReadingError(.externalEntityReference("xxe"), offset: offset), response: context)
+        #expect(throws: refused) {
+            try XMLParserResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: xml)
+        }
+        #expect(throws: refused) {
+            try XMLDocumentResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: xml)
         }
     }
 
-    @Test("XXE: an external entity naming a URL on a loopback server sends it no request")
+    @Test("XXE: an external entity declared but never referenced is not fetched from a loopback server")
     func urlEntity() async throws {
         let server = try await EchoServer.start()
         let xml = Data("""
-            <?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "\(server.baseURL.absoluteString)/xxe">]><foo>&xxe;</foo>
+            <?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "\(server.baseURL.absoluteString)/xxe">]><foo>x</foo>
             """.utf8)
-        let parser = try #require(try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml))
+        var policy = XMLReadingPolicy()
+        policy.allowsEntityDeclarations = true
+        let parser = try #require(try XMLParserResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: xml))
         let collector = TextCollector()
         parser.delegate = collector
         _ = parser.parse()
-        let document = try? XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml)
-        _ = document?.xmlString
+        let document = try XMLDocumentResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: xml)
+        _ = document.xmlString
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(server.requestCount == 0)
-        #expect(!collector.text.contains("{"))
+        #expect(collector.text == "x")
         try await server.stop()
     }
 }

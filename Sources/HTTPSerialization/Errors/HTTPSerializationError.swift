@@ -61,6 +61,10 @@ public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
     /// An image with more pixels than allowed, refused from its header before decoding
     /// (a decompression bomb, or a mistake).
     case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
+    /// The package's XML reader refused the body before FoundationXML saw it.
+    case unreadableXML(XMLReadingError, response: ResponseContext)
+    /// The package's property-list reader refused the body.
+    case unreadablePropertyList(PropertyListReadingError, response: ResponseContext)
 }
 
 extension HTTPSerializationError {
@@ -87,7 +91,8 @@ extension HTTPSerializationError {
     public var responseContext: ResponseContext? {
         switch self {
         case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
-             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context):
+             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
+             .unreadableXML(_, let context), .unreadablePropertyList(_, let context):
             return context
         default:
             return nil
@@ -151,6 +156,10 @@ extension HTTPSerializationError {
             return reason
         case .imageTooLarge(let width, let height, let limit, _):
             return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
+        case .unreadableXML(let error, _):
+            return error.description
+        case .unreadablePropertyList(let error, _):
+            return error.description
         }
     }
 

@@ -27,12 +27,16 @@ extension HTTPResponseSerializer: Codable {
 }
 
 private enum ComposedKeys: String, CodingKey {
-    case base, readingOptions, removesKeysWithNullValues, maximumDepth, options, format, readOptions, serializers
+    case base, readingOptions, removesKeysWithNullValues, maximumDepth, options, format, readOptions, serializers, readingPolicy
 }
 
 extension KeyedDecodingContainer where Key == ComposedKeys {
     fileprivate func base() throws -> HTTPResponseSerializer? {
         try decodeIfPresent(HTTPResponseSerializer.self, forKey: .base)
+    }
+
+    fileprivate func readingPolicy() throws -> XMLReadingPolicy {
+        try decodeIfPresent(XMLReadingPolicy.self, forKey: .readingPolicy) ?? XMLReadingPolicy()
     }
 }
 
@@ -60,11 +64,13 @@ extension XMLParserResponseSerializer: Codable {
         let container = try decoder.container(keyedBy: ComposedKeys.self)
         self.init()
         if let base = try container.base() { self.base = base }
+        readingPolicy = try container.readingPolicy()
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ComposedKeys.self)
         try container.encode(base, forKey: .base)
+        try container.encode(readingPolicy, forKey: .readingPolicy)
     }
 }
 
@@ -75,12 +81,14 @@ extension XMLDocumentResponseSerializer: Codable {
         self.init()
         if let base = try container.base() { self.base = base }
         options = XMLNode.Options(rawValue: try container.decodeIfPresent(XMLNode.Options.RawValue.self, forKey: .options) ?? 0)
+        readingPolicy = try container.readingPolicy()
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ComposedKeys.self)
         try container.encode(base, forKey: .base)
         try container.encode(options.rawValue, forKey: .options)
+        try container.encode(readingPolicy, forKey: .readingPolicy)
     }
 }
 #endif

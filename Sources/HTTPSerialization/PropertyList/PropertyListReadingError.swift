@@ -1,0 +1,47 @@
+/// Why the package's own property-list reader refused a document, and where.
+///
+/// XML and binary property lists are read by the package itself, so hostile documents
+/// (shared-reference bombs, cycles, bad offsets, malformed XML) end here as a value, never as
+/// a crash or a hang inside Foundation.
+public struct PropertyListReadingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong.
+    public enum Reason: Sendable, Hashable {
+        /// Neither an XML (`<`) nor a binary (`bplist00`) property list.
+        case unsupportedFormat
+        /// A binary property list's structure is broken (trailer, offset table, object
+        /// reference, length, marker); the text says which.
+        case corruptBinary(String)
+        /// An object contains itself, directly or through others.
+        case cycle
+        /// Containers are nested deeper than the limit.
+        case nestingTooDeep(limit: Int)
+        /// The XML form breaks the property-list DTD or the XML rules; the text says which.
+        case invalidXML(String)
+        /// A value's text is not of its type (an `<integer>` that is not a number, invalid
+        /// Base64 in `<data>`, an unparsable `<date>`).
+        case invalidValue(String)
+    }
+
+    public var reason: Reason
+    /// Byte offset in the document, when one place is at fault.
+    public var offset: Int?
+
+    public init(_ reason: Reason, offset: Int? = nil) {
+        self.reason = reason
+        self.offset = offset
+    }
+
+    public var description: String {
+        let text: String
+        switch reason {
+        case .unsupportedFormat: text = "it is not an XML or binary property list"
+        case .corruptBinary(let detail): text = "the binary form is corrupt: \(detail)"
+        case .cycle: text = "an object contains itself"
+        case .nestingTooDeep(let limit): text = "it is nested more than \(limit) levels deep"
+        case .invalidXML(let detail): text = "the XML form is invalid: \(detail)"
+        case .invalidValue(let detail): text = "a value is invalid: \(detail)"
+        }
+        guard let offset else { return "The property list is refused: \(text)." }
+        return "The property list is refused at byte \(offset): \(text)."
+    }
+}

@@ -1,0 +1,78 @@
+/// Why the package's own XML reader refused a document, and where.
+///
+/// Every XML body is read by this reader before FoundationXML sees it, so hostile documents
+/// (entity bombs, bad encodings, markup FoundationXML crashes on) end here as a value you can
+/// switch over, never as a crash or a hang.
+public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong.
+    public enum Reason: Sendable, Hashable {
+        /// The document breaks an XML 1.0 (or Namespaces in XML) well-formedness rule; the text says which.
+        case notWellFormed(String)
+        /// The bytes are not valid in the document's encoding (invalid UTF-8, a lone surrogate, …).
+        case invalidEncoding(String)
+        /// The byte-order mark, the declaration and the bytes disagree (8-bit bytes labelled UTF-16, say).
+        case encodingMismatch(String)
+        /// The declared encoding is not one the reader can transcode.
+        case unsupportedEncoding(String)
+        /// The XML declaration names a version other than 1.0.
+        case unsupportedVersion(String)
+        /// The document declares entities, which ``XMLReadingPolicy/allowsEntityDeclarations`` refuses.
+        case entityDeclarationsNotAllowed
+        /// The document names an external DTD, which ``XMLReadingPolicy/allowsExternalDTD`` refuses.
+        case externalDTDNotAllowed
+        /// Parameter entities (`%name;`) are never read: they are the usual vehicle of XXE attacks.
+        case parameterEntitiesNotSupported
+        /// An entity whose text is outside the document (`SYSTEM`/`PUBLIC`, or unparsed) is
+        /// referenced; it is never fetched, and dropping it silently would lose data.
+        case externalEntityReference(String)
+        /// An entity is referenced that the document does not declare.
+        case undeclaredEntity(String)
+        /// An entity refers to itself, directly or through others.
+        case recursiveEntity(String)
+        /// Entity references would expand past the budget (bytes of replacement text).
+        case entityExpansionLimitExceeded(limit: Int)
+        /// Elements are nested deeper than the policy allows.
+        case nestingTooDeep(limit: Int)
+        /// One element has more attributes than the policy allows (libxml2 checks them in
+        /// quadratic time, so the limit keeps FoundationXML linear).
+        case tooManyAttributes(limit: Int)
+        /// The document is larger than ``XMLReadingPolicy/maximumDocumentSize``.
+        case documentTooLarge(limit: Int)
+        /// A processing instruction has no data (`<?pi?>`): FoundationXML on Linux crashes on it.
+        case processingInstructionWithoutData
+    }
+
+    public var reason: Reason
+    /// Byte offset in the document as received (for an entity's text, the offset of the
+    /// reference); nil when the whole document is at fault.
+    public var offset: Int?
+
+    public init(_ reason: Reason, offset: Int? = nil) {
+        self.reason = reason
+        self.offset = offset
+    }
+
+    public var description: String {
+        let text: String
+        switch reason {
+        case .notWellFormed(let detail): text = "it is not well-formed: \(detail)"
+        case .invalidEncoding(let detail): text = "its bytes are not valid \(detail)"
+        case .encodingMismatch(let detail): text = "its encoding is inconsistent: \(detail)"
+        case .unsupportedEncoding(let name): text = "it declares the unsupported encoding \"\(name)\""
+        case .unsupportedVersion(let version): text = "it declares XML version \"\(version)\"; only 1.0 is read"
+        case .entityDeclarationsNotAllowed: text = "it declares entities, which the reading policy does not allow"
+        case .externalDTDNotAllowed: text = "it names an external DTD, which the reading policy does not allow"
+        case .parameterEntitiesNotSupported: text = "it uses parameter entities, which are never read"
+        case .externalEntityReference(let name): text = "it references the external entity \"\(name)\", which is never fetched"
+        case .undeclaredEntity(let name): text = "it references the undeclared entity \"\(name)\""
+        case .recursiveEntity(let name): text = "the entity \"\(name)\" refers to itself"
+        case .entityExpansionLimitExceeded(let limit): text = "its entities expand past the \(limit)-byte budget"
+        case .nestingTooDeep(let limit): text = "its elements are nested more than \(limit) levels deep"
+        case .tooManyAttributes(let limit): text = "an element has more than \(limit) attributes"
+        case .documentTooLarge(let limit): text = "it is larger than the \(limit)-byte limit"
+        case .processingInstructionWithoutData: text = "a processing instruction has no data, which FoundationXML cannot parse"
+        }
+        guard let offset else { return "The XML document is refused: \(text)." }
+        return "The XML document is refused at byte \(offset): \(text)."
+    }
+}
