@@ -18,6 +18,8 @@ extension HTTPClientRequest {
         _ request: URLRequest, multipartForm: MultipartFormData? = nil,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws {
+        // The method, URL and headers are copied onto the wire as they are: check them first.
+        try request.validateForSending()
         guard let url = request.url?.absoluteString else { throw HTTPSerializationError.invalidURL("") }
         self.init(url: url)
         method = HTTPMethod(rawValue: request.httpMethod ?? "GET")

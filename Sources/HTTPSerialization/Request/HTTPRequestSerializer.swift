@@ -94,15 +94,15 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         return methodsEncodingParametersInURI.contains { $0.caseInsensitiveCompare(method) == .orderedSame }
     }
 
-    /// The request with its own headers checked and the default headers it lacks added.
+    /// The request, checked (``Foundation/URLRequest/validateForSending()``), with the default
+    /// headers it lacks added.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` when the request
-    ///   already holds a field that would corrupt the header block.
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)``,
+    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)`` or ``HTTPSerializationError/invalidURL(_:)``
+    ///   when the request would corrupt what goes on the wire.
     public func applyingHeaders(to request: URLRequest) throws -> URLRequest {
+        try request.validateForSending()
         var request = request
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            try HTTPHeaderFields.validate(name: name, value: value)
-        }
         for field in headers where request.value(forHTTPHeaderField: field.name) == nil {
             request.setValue(field.value, forHTTPHeaderField: field.name)
         }

@@ -13,11 +13,14 @@ extension URLSession {
     ///
     /// - Parameter allowsRedirectedBodies: a request with a body that gets redirected is an
     ///   error unless this is true (URLSession may drop the body on the way).
-    /// - Throws: transport errors as URLSession reports them,
+    /// - Throws: ``HTTPSerializationError/invalidHTTPMethod(_:)``, ``HTTPSerializationError/invalidURL(_:)``
+    ///   or ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for a request that would
+    ///   corrupt the wire (checked before sending), transport errors as URLSession reports them,
     ///   ``HTTPSerializationError/redirectedWithBody(from:to:)``, and the serializer's errors.
     public func response<Serializer: ResponseSerializer>(
         for request: URLRequest, serializer: Serializer, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
+        try request.validateForSending()
         let (data, response) = try await data(for: request)
         let hasBody = request.httpBody != nil || request.httpBodyStream != nil
         try Self.checkRedirect(request, response, hasBody: hasBody && !allowsRedirectedBodies)
@@ -43,6 +46,7 @@ extension URLSession {
         guard let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form else {
             throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
         }
+        try request.validateForSending()
         var request = request
         request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
         #if os(Linux) || os(Windows) || os(Android)
