@@ -42,6 +42,10 @@ public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
     case multipartLengthMismatch(part: String, declared: UInt64, actual: UInt64)
     /// A single-use input stream was asked for a second time; use a stream factory to replay.
     case multipartStreamAlreadyConsumed(part: String)
+    /// A part's body holds the delimiter `CRLF--BOUNDARY`: every parser would end the part
+    /// there and read what follows as parts of its own (part injection). Nothing past the
+    /// chunk that completed the delimiter is sent.
+    case multipartBoundaryInBody(part: String)
     /// Writing an encoded body to a file failed.
     case fileWriteFailed(path: String, reason: String)
     /// A request with a body was redirected: URLSession on Linux drops the body after a 307
@@ -144,6 +148,8 @@ extension HTTPSerializationError {
             return "The source of \(part) holds \(actual) bytes or more, past its declared \(declared)."
         case .multipartStreamAlreadyConsumed(let part):
             return "The input stream of \(part) was already read; append a stream factory to replay a body."
+        case .multipartBoundaryInBody(let part):
+            return "The body of \(part) contains the multipart boundary delimiter, which would end the part early."
         case .fileWriteFailed(let path, let reason):
             return "Writing \(Self.quoted(path)) failed: \(reason)."
         case .redirectedWithBody(let from, let to):

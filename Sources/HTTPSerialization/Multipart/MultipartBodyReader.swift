@@ -22,6 +22,7 @@ final class MultipartBodyReader {
     private var partIndex = 0
     private var phase: Phase
     private var source: (any MultipartBodySource)?
+    private var delimiterScanner: MultipartDelimiterScanner
 
     init(form: MultipartFormData) {
         parts = form.parts
@@ -30,6 +31,7 @@ final class MultipartBodyReader {
         separatingBoundary = [0x0D, 0x0A] + Array("--".utf8) + boundary + [0x0D, 0x0A]
         closingBoundary = [0x0D, 0x0A] + Array("--".utf8) + boundary + Array("--".utf8) + [0x0D, 0x0A]
         phase = parts.isEmpty ? .done : .prefix(offset: 0)
+        delimiterScanner = MultipartDelimiterScanner(boundary: form.boundary)
     }
 
     deinit {
@@ -54,6 +56,7 @@ final class MultipartBodyReader {
                 filled += count
                 if next == boundary.count + part.headerBlock.count {
                     source = try openSource(for: part)
+                    delimiterScanner.reset()
                     phase = .body
                 } else {
                     phase = .prefix(offset: next)
@@ -66,6 +69,12 @@ final class MultipartBodyReader {
                     partIndex += 1
                     phase = partIndex < parts.count ? .prefix(offset: 0) : .closing(offset: 0)
                 } else {
+                    // Hand on nothing from a chunk that completes a delimiter, and stop there.
+                    if delimiterScanner.scan(UnsafeRawBufferPointer(rebasing: target.prefix(count))) {
+                        let label = parts[partIndex].label
+                        close()
+                        throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+                    }
                     filled += count
                 }
             case .closing(let offset):

@@ -28,6 +28,12 @@ enum MultipartBoundary {
         }
     }
 
+    /// Whether the boundary holds an RFC 2045 `tspecial` (space, `( ) , / : = ?`), so the
+    /// `Content-Type` parameter must be a quoted string: most parsers cannot read it bare.
+    static func needsQuoting(_ boundary: String) -> Bool {
+        boundary.utf8.contains { "()<>@,;:\\\"/[]?= ".utf8.contains($0) }
+    }
+
     private static func isBChar(_ byte: UInt8) -> Bool {
         byte.isASCIIAlphanumeric || "'()+_,-./:=? ".utf8.contains(byte)
     }

@@ -42,8 +42,11 @@ public struct MultipartFormData: Sendable {
         self.boundary = boundary
     }
 
-    /// `multipart/form-data; boundary=…`, the request's `Content-Type`.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// `multipart/form-data; boundary=…`, the request's `Content-Type`; the boundary is quoted
+    /// when it holds a character RFC 2045 reserves (space, `( ) , / : = ?`).
+    public var contentType: String {
+        MultipartBoundary.needsQuoting(boundary) ? "multipart/form-data; boundary=\"\(boundary)\"" : "multipart/form-data; boundary=\(boundary)"
+    }
 
     /// Whether the form has no parts (a request with it gets no body).
     public var isEmpty: Bool { parts.isEmpty }
@@ -115,7 +118,9 @@ public struct MultipartFormData: Sendable {
 
     /// Appends a part with headers of your own, written in a stable order (Content-Disposition,
     /// Content-Type, then the rest as given). `HTTPHeaderFields` has already refused CR, LF
-    /// and other unsafe characters, so this cannot fail.
+    /// and other unsafe characters, so appending cannot fail; a body holding the boundary
+    /// delimiter fails when the form is encoded
+    /// (``HTTPSerializationError/multipartBoundaryInBody(part:)``).
     public mutating func appendPart(headers: HTTPHeaderFields, body: Data) {
         parts.append(Part(headerBlock: Self.headerBlock(headers), body: .data(body), label: "part \(parts.count + 1)"))
     }
@@ -156,6 +161,9 @@ public struct MultipartFormData: Sendable {
     // MARK: Helpers
 
     private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: String) throws {
+        if case .data(let data) = body, data.withUnsafeBytes({ MultipartDelimiterScanner.contains($0, boundary: boundary) }) {
+            throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+        }
         var headers = HTTPHeaderFields()
         try headers.setValue(Self.contentDisposition(name: name, fileName: fileName), forHTTPHeaderField: "Content-Disposition")
         if let mimeType { try headers.setValue(mimeType, forHTTPHeaderField: "Content-Type") }

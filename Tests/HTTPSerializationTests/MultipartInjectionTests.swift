@@ -1,0 +1,130 @@
+import EchoServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import HTTPSerialization
+
+/// A part body that tries to close its part and smuggle in a field of its own.
+private func smuggling(_ boundary: String) -> Data {
+    Data("hi\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"is_admin\"\r\n\r\ntrue".utf8)
+}
+
+@Suite("Multipart: part bodies cannot inject parts")
+struct MultipartInjectionTests {
+    @Test("a data part holding the delimiter is refused when appended")
+    func dataPartRefused() throws {
+        var form = try MultipartFormData(boundary: "X")
+        try form.appendPart(formData: Data("ok".utf8), name: "a")
+        #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 2 \"note\"")) {
+            try form.appendPart(formData: smuggling("X"), name: "note")
+        }
+        #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 2 \"f\" (f.txt)")) {
+            try form.appendPart(fileData: Data("--X".utf8), name: "f", fileName: "f.txt", mimeType: "text/plain")
+        }
+        #expect(form.partCount == 1)
+    }
+
+    @Test("bodies that only resemble the delimiter are kept", arguments: ["--X", "a--X", "\r\n--Y", "\r\n-X", "\n--X", "\r--X", "\r\n--", "a\r\n"])
+    func nearMissesKept(text: String) throws {
+        var form = try MultipartFormData(boundary: "X")
+        // "--X" at the very start follows the header block's CRLF: that one is a delimiter.
+        if text == "--X" {
+            #expect(throws: HTTPSerializationError.self) { try form.appendPart(formData: Data(text.utf8), name: "a") }
+            return
+        }
+        try form.appendPart(formData: Data(text.utf8), name: "a")
+        let parts = try MultipartInteropTests.parse(try form.encodedData(), boundary: "X")
+        #expect(parts.map(\.body) == [Data(text.utf8)])
+    }
+
+    @Test("a part added with raw headers is checked when the form is encoded")
+    func rawHeaderPartCheckedWhenEncoded() throws {
+        var form = try MultipartFormData(boundary: "X")
+        var headers = HTTPHeaderFields()
+        try headers.setValue("form-data; name=\"n\"", forHTTPHeaderField: "Content-Disposition")
+        form.appendPart(headers: headers, body: smuggling("X"))
+        #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 1")) { try form.encodedData() }
+    }
+
+    @Test("file and stream parts are scanned while read, across every chunk edge, and the delimiter never goes out whole",
+          arguments: [1, 2, 3, 5, 7, 64, 4096, 65_536])
+    func filesAndStreamsScanned(readSize: Int) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let boundary = "boundary-123"
+        let body = Data(repeating: 0x41, count: 300_000) + smuggling(boundary) + Data(repeating: 0x42, count: 1000)
+        let file = try folder.file("evil.txt", contents: body)
+        var fileForm = try MultipartFormData(boundary: boundary)
+        try fileForm.appendPart(fileURL: file, name: "upload")
+        var streamForm = try MultipartFormData(boundary: boundary)
+        try streamForm.appendPart(streamFactory: { InputStream(data: body) }, name: "s", fileName: "s.bin", length: UInt64(body.count),
+                                  mimeType: "application/octet-stream")
+        let delimiter = Data("\r\n--\(boundary)".utf8)
+        for (form, label) in [(fileForm, "part 1 \"upload\" (evil.txt)"), (streamForm, "part 1 \"s\" (s.bin)")] {
+            // The InputStream adapter: reads stop with the error; what came out never holds the delimiter.
+            let stream = form.makeInputStream()
+            stream.open()
+            var sent = Data()
+            var buffer = [UInt8](repeating: 0, count: readSize)
+            while true {
+                let count = stream.read(&buffer, maxLength: readSize)
+                if count <= 0 { break }
+                sent.append(buffer, count: count)
+            }
+            #expect(stream.streamStatus == .error)
+            #expect((stream.streamError as? HTTPSerializationError) == .multipartBoundaryInBody(part: label))
+            stream.close()
+            #expect(sent.range(of: delimiter, in: 20..<sent.count) == nil)
+            await #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: label)) {
+                try await collectChunks(form, size: readSize)
+            }
+        }
+    }
+
+    @Test("writing a body to a file stops at the delimiter with a typed error")
+    func fileWriterStops() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var form = try MultipartFormData(boundary: "B")
+        try form.appendPart(fileURL: try folder.file("a.txt", contents: smuggling("B")), name: "a")
+        await #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 1 \"a\" (a.txt)")) {
+            try await form.writeEncodedBody(to: folder.url.appendingPathComponent("out"))
+        }
+    }
+}
+
+@Suite("Multipart: boundaries that need quoting")
+struct MultipartBoundaryQuotingTests {
+    @Test("boundaries with RFC 2045 tspecials are quoted in Content-Type; plain ones are not", arguments: [
+        ("simple-Boundary_1.x+y'z", false), ("a b", true), ("a(b)", true), ("a,b", true), ("a/b", true), ("a:b", true),
+        ("a=b", true), ("a?b", true),
+    ])
+    func quoting(boundary: String, quoted: Bool) throws {
+        let form = try MultipartFormData(boundary: boundary)
+        #expect(form.contentType == (quoted ? "multipart/form-data; boundary=\"\(boundary)\"" : "multipart/form-data; boundary=\(boundary)"))
+    }
+
+    @Test("random boundaries never need quoting")
+    func randomUnquoted() {
+        #expect(!MultipartFormData().contentType.contains("\""))
+    }
+
+    @Test("a quoted boundary round-trips through a real upload and the echo server's parser")
+    func quotedRoundTrip() async throws {
+        let server = try await EchoServer.start()
+        let serializer = HTTPRequestSerializer(headers: HTTPHeaderFields())
+        var form = try MultipartFormData(boundary: "my boundary: (v=1)?")
+        try form.appendPart(formData: Data("1".utf8), name: "a")
+        try form.appendPart(fileData: Data("xyz".utf8), name: "f", fileName: "f.txt", mimeType: "text/plain")
+        let request = try serializer.request(method: "POST", urlString: server.baseURL.absoluteString + "/upload", multipartForm: form)
+        let report = try await URLSession(configuration: .ephemeral)
+            .uploadMultipart(request, form: form, serializer: DecodableResponseSerializer(EchoReport.self)).output
+        try await server.stop()
+        #expect(report.parts?.map(\.name) == ["a", "f"])
+        #expect(report.values(of: "Content-Type") == ["multipart/form-data; boundary=\"my boundary: (v=1)?\""])
+        let parts = try MultipartInteropTests.parse(try form.encodedData(), boundary: form.boundary)
+        #expect(parts.map(\.body) == [Data("1".utf8), Data("xyz".utf8)])
+    }
+}
