@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SeededGenerators
 import Testing
 @testable import HTTPSerialization
 
@@ -80,6 +81,45 @@ struct MultipartInjectionTests {
             await #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: label)) {
                 try await collectChunks(form, size: readSize)
             }
+        }
+    }
+
+    @Test("seeded property: the scanner finds a delimiter at any offset under any chunking, and only a real one")
+    func scannerProperty() {
+        var random = SplitMix64(seed: 6_060)
+        let boundaries = ["X", "--", "----", "ab", "Boundary-0F3A", "peerbench.boundary.0123456789abcdef", "a-a-a-a", "9"]
+        for round in 0..<400 {
+            let boundary = boundaries[round % boundaries.count]
+            let delimiter = Array("\r\n--\(boundary)".utf8)
+            // Bodies rich in the delimiter's own bytes, so near misses are common.
+            let alphabet = Array(Set(delimiter + Array("\r\n-xy".utf8)))
+            var body = (0..<random.range(0, 20_000)).map { _ in alphabet[random.range(0, alphabet.count - 1)] }
+            // Remove accidental delimiters (and a leading "--boundary") so only the planted one counts.
+            func scrub(_ bytes: inout [UInt8]) {
+                var framed = [0x0D, 0x0A] + bytes
+                var index = 0
+                while index + delimiter.count <= framed.count {
+                    if Array(framed[index..<(index + delimiter.count)]) == delimiter { framed[index] = UInt8(ascii: "x") }
+                    index += 1
+                }
+                bytes = Array(framed.dropFirst(2))
+            }
+            scrub(&body)
+            let planted = random.range(0, 1) == 1
+            if planted {
+                let at = random.range(0, body.count)
+                body.insert(contentsOf: delimiter, at: at)
+            }
+            var scanner = MultipartDelimiterScanner(boundary: boundary)
+            var found = false
+            var offset = 0
+            while offset < body.count, !found {
+                let size = [1, 3, 7, 100, 4096, 5000, 65_536][random.range(0, 6)]
+                let end = min(body.count, offset + size)
+                found = body[offset..<end].withUnsafeBytes { scanner.scan($0) }
+                offset = end
+            }
+            #expect(found == planted, "boundary \(boundary), \(body.count) bytes, planted \(planted)")
         }
     }
 

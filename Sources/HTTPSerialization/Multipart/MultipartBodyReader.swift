@@ -62,6 +62,7 @@ final class MultipartBodyReader {
                     phase = .prefix(offset: next)
                 }
             case .body:
+                let scanned = !parts[partIndex].isCheckedForDelimiter
                 let count = try source!.read(into: target)
                 if count == 0 {
                     source?.close()
@@ -70,7 +71,7 @@ final class MultipartBodyReader {
                     phase = partIndex < parts.count ? .prefix(offset: 0) : .closing(offset: 0)
                 } else {
                     // Hand on nothing from a chunk that completes a delimiter, and stop there.
-                    if delimiterScanner.scan(UnsafeRawBufferPointer(rebasing: target.prefix(count))) {
+                    if scanned, delimiterScanner.scan(UnsafeRawBufferPointer(rebasing: target.prefix(count))) {
                         let label = parts[partIndex].label
                         close()
                         throw HTTPSerializationError.multipartBoundaryInBody(part: label)

@@ -161,13 +161,17 @@ public struct MultipartFormData: Sendable {
     // MARK: Helpers
 
     private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: String) throws {
-        if case .data(let data) = body, data.withUnsafeBytes({ MultipartDelimiterScanner.contains($0, boundary: boundary) }) {
-            throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+        var checked = false
+        if case .data(let data) = body {
+            guard !data.withUnsafeBytes({ MultipartDelimiterScanner.contains($0, boundary: boundary) }) else {
+                throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+            }
+            checked = true
         }
         var headers = HTTPHeaderFields()
         try headers.setValue(Self.contentDisposition(name: name, fileName: fileName), forHTTPHeaderField: "Content-Disposition")
         if let mimeType { try headers.setValue(mimeType, forHTTPHeaderField: "Content-Type") }
-        parts.append(Part(headerBlock: Self.headerBlock(headers), body: body, label: label))
+        parts.append(Part(headerBlock: Self.headerBlock(headers), body: body, label: label, isCheckedForDelimiter: checked))
     }
 
     private func nextLabel(name: String, fileName: String?) -> String {

@@ -8,6 +8,8 @@ extension MultipartFormData {
         let body: Body
         /// How errors name the part: `part 2 "file" (big.bin)`.
         let label: String
+        /// In-memory bodies checked for the delimiter when appended need no second scan.
+        var isCheckedForDelimiter = false
 
         var bodyLength: UInt64 { body.length }
     }
