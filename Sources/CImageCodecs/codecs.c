@@ -17,6 +17,7 @@ static void set_error(char *error, size_t error_size, const char *message) {
 
 #include <png.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 /* ---------- PNG ---------- */
 
@@ -125,6 +126,8 @@ struct jpeg_failure {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    /* Warnings about corrupt or truncated data end the decode (libjpeg would fill gray). */
+    int strict;
 };
 
 static void jpeg_on_error(j_common_ptr info) {
@@ -135,15 +138,34 @@ static void jpeg_on_error(j_common_ptr info) {
 
 static void jpeg_on_message(j_common_ptr info) { (void)info; }
 
-int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+/* libjpeg reports damaged data as warnings (level -1) and goes on, filling what it could not
+   read with gray. In strict mode every warning about the image data is an error; the ones
+   about metadata alone (JFIF revision, Adobe transform code, ICC marker, stray bytes before
+   a marker) are not. */
+static void jpeg_on_emit(j_common_ptr info, int level) {
+    struct jpeg_failure *failure = (struct jpeg_failure *)info->err;
+    if (level >= 0) return;
+    info->err->num_warnings++;
+    int code = info->err->msg_code;
+    if (!failure->strict || code == JWRN_JFIF_MAJOR || code == JWRN_ADOBE_XFORM || code == JWRN_BOGUS_ICC ||
+        code == JWRN_EXTRANEOUS_DATA) {
+        return;
+    }
+    (*info->err->format_message)(info, failure->message);
+    longjmp(failure->jump, 1);
+}
+
+int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int strict,
                         uint8_t **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
     *pixels = NULL;
     struct jpeg_decompress_struct info;
     struct jpeg_failure failure;
     failure.message[0] = 0;
+    failure.strict = strict;
     info.err = jpeg_std_error(&failure.manager);
     failure.manager.error_exit = jpeg_on_error;
     failure.manager.output_message = jpeg_on_message;
+    failure.manager.emit_message = jpeg_on_emit;
     uint8_t *volatile buffer = NULL;
     uint8_t *volatile row = NULL;
     volatile int status = HTTPSER_IMAGE_INVALID;
@@ -162,13 +184,22 @@ int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
         snprintf(failure.message, sizeof failure.message, "the image has more pixels than allowed");
         longjmp(failure.jump, 1);
     }
-    info.out_color_space = JCS_RGB;
+    /* CMYK and YCCK (libjpeg turns YCCK into CMYK) are converted to RGB below; Adobe's
+       encoders store the channels inverted, and say so with their marker. */
+    int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    int inverted = cmyk && info.saw_Adobe_marker;
+    info.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&info);
     uint32_t w = info.output_width;
     uint32_t h = info.output_height;
+    int components = info.output_components;
+    if (components != (cmyk ? 4 : 3) || (uint64_t)w * (uint64_t)h > max_pixels) {
+        snprintf(failure.message, sizeof failure.message, "unexpected JPEG output layout");
+        longjmp(failure.jump, 1);
+    }
     status = HTTPSER_IMAGE_NO_MEMORY;
     buffer = (uint8_t *)malloc((size_t)w * (size_t)h * 4);
-    row = (uint8_t *)malloc((size_t)w * 3);
+    row = (uint8_t *)malloc((size_t)w * (size_t)components);
     if (!buffer || !row) {
         snprintf(failure.message, sizeof failure.message, "out of memory for the pixels");
         longjmp(failure.jump, 1);
@@ -182,11 +213,25 @@ int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
             longjmp(failure.jump, 1);
         }
         uint8_t *target = buffer + (size_t)y * w * 4;
-        for (uint32_t x = 0; x < w; x++) {
-            target[4 * x] = row[3 * x];
-            target[4 * x + 1] = row[3 * x + 1];
-            target[4 * x + 2] = row[3 * x + 2];
-            target[4 * x + 3] = 0xFF;
+        if (cmyk) {
+            for (uint32_t x = 0; x < w; x++) {
+                unsigned c = row[4 * x], m = row[4 * x + 1], yl = row[4 * x + 2], k = row[4 * x + 3];
+                if (!inverted) {
+                    c = 255 - c; m = 255 - m; yl = 255 - yl; k = 255 - k;
+                }
+                /* Inverted values: R = (1 - C)(1 - K) = c' k' scaled to 0...255. */
+                target[4 * x] = (uint8_t)((c * k + 127) / 255);
+                target[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
+                target[4 * x + 2] = (uint8_t)((yl * k + 127) / 255);
+                target[4 * x + 3] = 0xFF;
+            }
+        } else {
+            for (uint32_t x = 0; x < w; x++) {
+                target[4 * x] = row[3 * x];
+                target[4 * x + 1] = row[3 * x + 1];
+                target[4 * x + 2] = row[3 * x + 2];
+                target[4 * x + 3] = 0xFF;
+            }
         }
     }
     jpeg_finish_decompress(&info);
@@ -200,6 +245,11 @@ int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 
 int httpser_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
                             uint8_t **output, size_t *output_size, char *error, size_t error_size) {
+    return httpser_jpeg_encode(rgb, width, height, 0, quality, output, output_size, error, error_size);
+}
+
+int httpser_jpeg_encode(const uint8_t *samples, uint32_t width, uint32_t height, int color_space, int quality,
+                        uint8_t **output, size_t *output_size, char *error, size_t error_size) {
     struct jpeg_compress_struct info;
     struct jpeg_failure failure;
     failure.message[0] = 0;
@@ -217,15 +267,17 @@ int httpser_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height,
     jpeg_create_compress(&info);
     unsigned char *target = NULL;
     jpeg_mem_dest(&info, &target, &length);
+    int components = color_space == 0 ? 3 : 4;
     info.image_width = width;
     info.image_height = height;
-    info.input_components = 3;
-    info.in_color_space = JCS_RGB;
+    info.input_components = components;
+    info.in_color_space = color_space == 0 ? JCS_RGB : JCS_CMYK;
     jpeg_set_defaults(&info);
+    if (color_space == 2) jpeg_set_colorspace(&info, JCS_YCCK);
     jpeg_set_quality(&info, quality, TRUE);
     jpeg_start_compress(&info, TRUE);
     while (info.next_scanline < height) {
-        JSAMPROW rows[1] = {(JSAMPROW)(rgb + (size_t)info.next_scanline * width * 3)};
+        JSAMPROW rows[1] = {(JSAMPROW)(samples + (size_t)info.next_scanline * width * (size_t)components)};
         jpeg_write_scanlines(&info, rows, 1);
     }
     jpeg_finish_compress(&info);
@@ -246,9 +298,9 @@ int httpser_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     return HTTPSER_IMAGE_UNSUPPORTED;
 }
 
-int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int strict,
                         uint8_t **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size) {
-    (void)data; (void)size; (void)max_pixels; (void)width; (void)height;
+    (void)data; (void)size; (void)max_pixels; (void)strict; (void)width; (void)height;
     *pixels = NULL;
     set_error(error, error_size, "JPEG decoding is not built on this platform");
     return HTTPSER_IMAGE_UNSUPPORTED;
@@ -256,7 +308,12 @@ int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 
 int httpser_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
                             uint8_t **output, size_t *output_size, char *error, size_t error_size) {
-    (void)rgb; (void)width; (void)height; (void)quality;
+    return httpser_jpeg_encode(rgb, width, height, 0, quality, output, output_size, error, error_size);
+}
+
+int httpser_jpeg_encode(const uint8_t *samples, uint32_t width, uint32_t height, int color_space, int quality,
+                        uint8_t **output, size_t *output_size, char *error, size_t error_size) {
+    (void)samples; (void)width; (void)height; (void)color_space; (void)quality;
     *output = NULL;
     *output_size = 0;
     set_error(error, error_size, "JPEG encoding is not built on this platform");

@@ -29,12 +29,18 @@ enum ResponseFormatter {
         if type.hasPrefix("image/") {
             var images = ImageResponseSerializer()
             images.base = any
-            guard let image = try images.responseObject(for: response, data: data) else { return Data() }
+            let decoded: PlatformImage?
+            do {
+                decoded = try images.responseObject(for: response, data: data)
+            } catch HTTPSerializationError.imageNotDecoded(let format, _) {
+                let size = ImageHeader(data: data).map { "\($0.width) × \($0.height) pixels, " } ?? ""
+                return Data("\(format.rawValue.uppercased()) image, \(size)not decoded on this platform\n".utf8)
+            }
+            guard let image = decoded else { return Data() }
             #if canImport(UIKit) || canImport(AppKit)
             return Data("image, \(image.size.width) × \(image.size.height) points\n".utf8)
             #else
-            let pixels = image.rgbaPixels == nil ? "measured from its header" : "decoded to RGBA"
-            return Data("\(image.format.rawValue.uppercased()) image, \(image.width) × \(image.height) pixels, \(pixels)\n".utf8)
+            return Data("\(image.format.rawValue.uppercased()) image, \(image.width) × \(image.height) pixels, decoded to RGBA\n".utf8)
             #endif
         }
         return data

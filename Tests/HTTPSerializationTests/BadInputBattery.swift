@@ -293,7 +293,7 @@ struct BadInputBattery {
         BadInput("a malformed XML property list", "responseSerializationFailed", "The response is not a valid property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("<plist><dict><key>a</key></plist>".utf8))
         },
-        BadInput("decompression bomb", "imageTooLarge", "The image is 100000 × 100000 pixels, more than the 100000000 allowed.") {
+        BadInput("decompression bomb", "imageTooLarge", "The image is 100000 × 100000 pixels, more than the 16777216 allowed.") {
             var bomb = PNGWriter.png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }
             bomb.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
             _ = try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: bomb)

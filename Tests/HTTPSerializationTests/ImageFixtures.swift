@@ -22,4 +22,18 @@ enum ImageFixtures {
         defer { httpser_image_free(output) }
         return Data(bytes: output, count: size)
     }
+
+    /// A JPEG in CMYK (`ycck` false) or YCCK, from 4 stored samples a pixel, as libjpeg writes
+    /// them (with an Adobe marker, so readers take them as inverted: RGB = c·k/255).
+    static func jpegCMYK(width: Int, height: Int, ycck: Bool, pixel: (Int, Int) -> [UInt8]) -> Data? {
+        var samples = [UInt8]()
+        for y in 0..<height { for x in 0..<width { samples += pixel(x, y) } }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = httpser_jpeg_encode(samples, UInt32(width), UInt32(height), ycck ? 2 : 1, 95, &output, &size, &message, message.count)
+        guard status == 0, let output else { return nil }
+        defer { httpser_image_free(output) }
+        return Data(bytes: output, count: size)
+    }
 }

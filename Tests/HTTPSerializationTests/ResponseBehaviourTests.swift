@@ -356,7 +356,8 @@ struct ImageResponseTests {
         ]
     }()
 
-    @Test("GIF, BMP, ICO, TIFF and WebP are measured from their headers", arguments: 0..<6)
+    @Test("GIF, BMP, ICO, TIFF and WebP are measured from their headers and reported as not decoded, never as images",
+          arguments: 0..<6)
     func headerSizes(fixture: Int) throws {
         let (bytes, expected) = Self.headerFixtures[fixture]
         let data = Data(bytes)
@@ -365,9 +366,13 @@ struct ImageResponseTests {
         #expect(header == ImageHeader(format: format, width: width, height: height))
         var serializer = serializer
         serializer.acceptableContentTypes = nil
-        let image = try #require(try serializer.responseObject(for: resp(200), data: data))
-        #expect((image.format, image.width, image.height) == (format, width, height))
-        #expect(image.rgbaPixels == nil)
+        #if canImport(UIKit) || canImport(AppKit)
+        _ = try? serializer.responseObject(for: resp(200), data: data)
+        #else
+        #expect(throws: HTTPSerializationError.imageNotDecoded(format: format, response: ResponseContext(response: resp(200), data: data))) {
+            try serializer.responseObject(for: resp(200), data: data)
+        }
+        #endif
     }
 
     @Test("a decompression bomb is refused from its header before decoding")
@@ -376,7 +381,7 @@ struct ImageResponseTests {
         // Claim 100,000 × 100,000 in IHDR (CRC left wrong: it must never get that far).
         bomb.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
         #expect(throws: HTTPSerializationError.imageTooLarge(
-            width: 100_000, height: 100_000, limit: 100_000_000, response: ResponseContext(response: resp(200, "image/png"), data: bomb))) {
+            width: 100_000, height: 100_000, limit: 16_777_216, response: ResponseContext(response: resp(200, "image/png"), data: bomb))) {
             try serializer.responseObject(for: resp(200, "image/png"), data: bomb)
         }
         var small = serializer
@@ -394,5 +399,57 @@ struct ImageResponseTests {
         #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: flipped) }
         #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: Data("not an image".utf8)) }
         #expect(try serializer.responseObject(for: resp(200, "image/png"), data: Data()) == nil)
+    }
+}
+
+@Suite("Image decoding: corrupt data, colour spaces and budgets")
+struct ImageHardeningTests {
+    let serializer = ImageResponseSerializer()
+
+    #if !canImport(UIKit) && !canImport(AppKit)
+    @Test("a truncated JPEG is an error, not a gray-filled image; allowsCorruptJPEGData opts back in")
+    func truncatedJPEG() throws {
+        let jpeg = try #require(ImageFixtures.jpeg(width: 64, height: 64) { x, y in [UInt8(x * 4), UInt8(y * 4), 128] })
+        let truncated = jpeg.prefix(jpeg.count * 6 / 10)
+        let context = ResponseContext(response: resp(200, "image/jpeg"), data: truncated)
+        #expect(throws: HTTPSerializationError.responseSerializationFailed(
+            reason: "The JPEG image could not be decoded: Premature end of JPEG file.", response: context)) {
+            try serializer.responseObject(for: resp(200, "image/jpeg"), data: truncated)
+        }
+        var lenient = serializer
+        lenient.allowsCorruptJPEGData = true
+        let image = try #require(try lenient.responseObject(for: resp(200, "image/jpeg"), data: truncated))
+        #expect((image.width, image.height) == (64, 64))
+    }
+
+    @Test("CMYK and YCCK JPEGs decode to RGBA", arguments: [false, true])
+    func cmykJPEG(ycck: Bool) throws {
+        // Stored (inverted) samples: red is c=255 m=0 y=0 k=255; blue is c=0 m=0 y=255 k=255.
+        let jpeg = try #require(ImageFixtures.jpegCMYK(width: 16, height: 8, ycck: ycck) { x, _ in
+            x < 8 ? [255, 0, 0, 255] : [0, 0, 255, 255]
+        })
+        let image = try #require(try serializer.responseObject(for: resp(200, "image/jpeg"), data: jpeg))
+        func close(_ a: UInt8, _ b: UInt8) -> Bool { abs(Int(a) - Int(b)) <= 16 }
+        let left = try #require(image.pixel(x: 2, y: 4))
+        let right = try #require(image.pixel(x: 13, y: 4))
+        #expect(close(left.red, 255) && close(left.green, 0) && close(left.blue, 0) && left.alpha == 255)
+        #expect(close(right.red, 0) && close(right.green, 0) && close(right.blue, 255))
+    }
+    #endif
+
+    @Test("a small body that asks for a large pixel buffer is refused before decoding")
+    func decodeBudget() throws {
+        // A 1×1 PNG whose header claims 10,000 × 10,000 (400 MB of RGBA) in ~70 bytes.
+        var bomb = ImageFixtures.png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }
+        bomb.replaceSubrange(16..<24, with: [0, 0, 0x27, 0x10, 0, 0, 0x27, 0x10])
+        #expect(throws: HTTPSerializationError.imageTooLarge(
+            width: 10_000, height: 10_000, limit: 16_777_216, response: ResponseContext(response: resp(200, "image/png"), data: bomb))) {
+            try serializer.responseObject(for: resp(200, "image/png"), data: bomb)
+        }
+        let budget = ImageDecodeBudget()
+        #expect(budget.bytes(forBodySize: 2_400) == 64 << 20)            // a 2.4 KB JPEG: 64 MiB, not 400 MB
+        #expect(budget.bytes(forBodySize: 97_000) == 198_656_000)        // a 97 KB PNG: under 200 MB
+        #expect(budget.bytes(forBodySize: 3_000_000) == 256 << 20)        // a 3 MB photo: the 256 MiB ceiling
+        #expect(budget.bytes(forBodySize: Int.max) == 256 << 20)
     }
 }

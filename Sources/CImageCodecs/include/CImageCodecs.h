@@ -19,12 +19,18 @@ enum {
 /// On success `*pixels` must be released with `httpser_image_free`.
 int httpser_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
                        uint8_t **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
-int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+/// `strict`: libjpeg's warnings about corrupt or truncated image data are errors (otherwise
+/// it fills what it could not read with gray). CMYK and YCCK images are converted to RGBA.
+int httpser_jpeg_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int strict,
                         uint8_t **pixels, uint32_t *width, uint32_t *height, char *error, size_t error_size);
 
 /// Encodes RGB8 pixels as a baseline JPEG (tests generate images with it).
 int httpser_jpeg_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
                             uint8_t **output, size_t *output_size, char *error, size_t error_size);
+/// Encodes samples as a JPEG in a colour space: 0 RGB (3 samples a pixel), 1 CMYK or 2 YCCK
+/// (4 samples a pixel, CMYK as libjpeg writes it, with an Adobe marker).
+int httpser_jpeg_encode(const uint8_t *samples, uint32_t width, uint32_t height, int color_space, int quality,
+                        uint8_t **output, size_t *output_size, char *error, size_t error_size);
 
 void httpser_image_free(void *pointer);
 

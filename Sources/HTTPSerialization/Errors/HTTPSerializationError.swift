@@ -65,6 +65,9 @@ public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
     /// An image with more pixels than allowed, refused from its header before decoding
     /// (a decompression bomb, or a mistake).
     case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
+    /// An image in a format this platform recognises and measures but does not decode (GIF,
+    /// BMP, ICO, TIFF and WebP on Linux): never reported as a decoded image.
+    case imageNotDecoded(format: ImageHeader.Format, response: ResponseContext)
     /// The package's XML reader refused the body before FoundationXML saw it.
     case unreadableXML(XMLReadingError, response: ResponseContext)
     /// The package's property-list reader refused the body.
@@ -96,7 +99,7 @@ extension HTTPSerializationError {
         switch self {
         case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
              .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
-             .unreadableXML(_, let context), .unreadablePropertyList(_, let context):
+             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context):
             return context
         default:
             return nil
@@ -162,6 +165,8 @@ extension HTTPSerializationError {
             return reason
         case .imageTooLarge(let width, let height, let limit, _):
             return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
+        case .imageNotDecoded(let format, _):
+            return "The \(format.rawValue.uppercased()) image is recognised but not decoded on this platform."
         case .unreadableXML(let error, _):
             return error.description
         case .unreadablePropertyList(let error, _):

@@ -19,10 +19,13 @@ public typealias PlatformImage = DecodedImage
 ///
 /// On Apple platforms the result is a `UIImage`/`NSImage` at ``imageScale``, prepared for
 /// display when ``automaticallyInflatesResponseImage`` is set. On Linux it is a
-/// ``DecodedImage``: PNG and JPEG decoded to RGBA pixels, GIF, BMP, ICO, TIFF and WebP
-/// validated and measured. Every image is measured from its header first: more than
-/// ``maximumPixelCount`` pixels is ``HTTPSerializationError/imageTooLarge(width:height:limit:response:)``
-/// before anything is decoded.
+/// ``DecodedImage``: PNG and JPEG (including CMYK and YCCK) decoded to RGBA pixels; GIF, BMP,
+/// ICO, TIFF and WebP are recognised and measured but reported as
+/// ``HTTPSerializationError/imageNotDecoded(format:response:)``, never as images. Every image
+/// is measured from its header first: more pixels than ``maximumPixelCount``, or a pixel
+/// buffer past ``decodeBudget`` for the body's size, is
+/// ``HTTPSerializationError/imageTooLarge(width:height:limit:response:)`` before any pixel
+/// memory is allocated.
 @dynamicMemberLookup
 public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     /// AFNetworking's ten image types.
@@ -38,6 +41,12 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     public var automaticallyInflatesResponseImage = true
     /// The most pixels an image may have; 100 megapixels by default.
     public var maximumPixelCount = 100_000_000
+    /// How much pixel memory one image may need, relative to its body: a few kilobytes of
+    /// compressed data must not demand hundreds of megabytes.
+    public var decodeBudget = ImageDecodeBudget()
+    /// Decode JPEGs whose data is corrupt or truncated (libjpeg fills what it cannot read
+    /// with gray) instead of failing; off by default.
+    public var allowsCorruptJPEGData = false
 
     public init(base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: ImageResponseSerializer.defaultContentTypes)) {
         self.base = base
@@ -51,8 +60,9 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         guard let header = ImageHeader(data: data) else {
             throw HTTPSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)
         }
-        guard header.pixelCount <= maximumPixelCount else {
-            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: maximumPixelCount, response: context)
+        let allowedPixels = min(maximumPixelCount, decodeBudget.bytes(forBodySize: data.count) / 4)
+        guard header.pixelCount <= allowedPixels else {
+            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
         }
         let scale = imageScale.isFinite && imageScale > 0 ? imageScale : 1
         #if canImport(UIKit)
@@ -73,12 +83,13 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         return image
         #else
         do {
-            guard let (pixels, width, height) = try ImageDecoding.rgbaPixels(data, format: header.format, maximumPixelCount: maximumPixelCount) else {
-                return DecodedImage(format: header.format, width: header.width, height: header.height, scale: scale, rgbaPixels: nil)
-            }
+            let (pixels, width, height) = try ImageDecoding.rgbaPixels(
+                data, format: header.format, maximumPixelCount: allowedPixels, strict: !allowsCorruptJPEGData)
             return DecodedImage(format: header.format, width: width, height: height, scale: scale, rgbaPixels: pixels)
+        } catch ImageDecoding.Failure.notDecoded {
+            throw HTTPSerializationError.imageNotDecoded(format: header.format, response: context)
         } catch ImageDecoding.Failure.tooLarge {
-            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: maximumPixelCount, response: context)
+            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
         } catch ImageDecoding.Failure.invalid(let reason) {
             throw HTTPSerializationError.responseSerializationFailed(
                 reason: "The \(header.format.rawValue.uppercased()) image could not be decoded: \(reason).", response: context)
@@ -89,7 +100,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
 
 extension ImageResponseSerializer: Codable {
     private enum CodingKeys: String, CodingKey {
-        case base, imageScale, automaticallyInflatesResponseImage, maximumPixelCount
+        case base, imageScale, automaticallyInflatesResponseImage, maximumPixelCount, decodeBudget, allowsCorruptJPEGData
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,6 +110,8 @@ extension ImageResponseSerializer: Codable {
         imageScale = try container.decodeIfPresent(Double.self, forKey: .imageScale) ?? 1
         automaticallyInflatesResponseImage = try container.decodeIfPresent(Bool.self, forKey: .automaticallyInflatesResponseImage) ?? true
         maximumPixelCount = try container.decodeIfPresent(Int.self, forKey: .maximumPixelCount) ?? 100_000_000
+        decodeBudget = try container.decodeIfPresent(ImageDecodeBudget.self, forKey: .decodeBudget) ?? ImageDecodeBudget()
+        allowsCorruptJPEGData = try container.decodeIfPresent(Bool.self, forKey: .allowsCorruptJPEGData) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,5 +120,29 @@ extension ImageResponseSerializer: Codable {
         try container.encode(imageScale, forKey: .imageScale)
         try container.encode(automaticallyInflatesResponseImage, forKey: .automaticallyInflatesResponseImage)
         try container.encode(maximumPixelCount, forKey: .maximumPixelCount)
+        try container.encode(decodeBudget, forKey: .decodeBudget)
+        try container.encode(allowsCorruptJPEGData, forKey: .allowsCorruptJPEGData)
+    }
+}
+
+/// How much pixel memory (RGBA, 4 bytes a pixel) decoding one image may take: `bytesPerBodyByte`
+/// times the body's size, but at least `minimumBytes` and at most `maximumBytes`.
+///
+/// Photos need about 10–50 bytes of pixels per byte of JPEG and flat graphics a few hundred
+/// per byte of PNG; a decompression bomb needs tens of thousands. The defaults (2,048× the
+/// body, 64 MiB floor, 256 MiB ceiling) let a 32-megapixel photo through and refuse a 2.4 KB
+/// JPEG or a 97 KB PNG that asks for 400 MB.
+public struct ImageDecodeBudget: Sendable, Hashable, Codable {
+    public var bytesPerBodyByte = 2_048
+    public var minimumBytes = 64 << 20
+    public var maximumBytes = 256 << 20
+
+    /// The defaults described above.
+    public init() {}
+
+    /// The pixel memory allowed for a body of `size` bytes.
+    public func bytes(forBodySize size: Int) -> Int {
+        let (scaled, overflow) = size.multipliedReportingOverflow(by: max(0, bytesPerBodyByte))
+        return min(max(0, maximumBytes), max(overflow ? Int.max : scaled, minimumBytes))
     }
 }
