@@ -206,3 +206,32 @@ struct ParameterValueEncodingTests {
         #expect(list.last == "v199999")
     }
 }
+
+@Suite("Parameter tree: no key is lost")
+struct ParameterKeyTests {
+    @Test("an NSDictionary holding canonically equivalent keys is an error naming both, not a silent merge")
+    func canonicallyEquivalentKeys() {
+        let dictionary = NSMutableDictionary()
+        dictionary["\u{E9}"] = "precomposed"
+        dictionary["e\u{301}"] = "decomposed"
+        #expect(dictionary.count == 2)
+        do {
+            _ = try ParameterValue(any: ["outer": dictionary] as [String: Any])
+            Issue.record("expected an error")
+        } catch let HTTPSerializationError.invalidParameter(path, reason) {
+            #expect(path == "outer")
+            #expect(reason.contains("(U+00E9)") && reason.contains("(U+0065 U+0301)"))
+            #expect(reason.hasSuffix("are canonically equivalent, so one would replace the other"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test("an NSDictionary with distinct keys bridges every pair")
+    func distinctKeysKept() throws {
+        let dictionary = NSMutableDictionary()
+        dictionary["\u{E9}"] = 1
+        dictionary["e"] = 2
+        #expect(try ParameterValue(any: dictionary) == ["\u{E9}": 1, "e": 2])
+    }
+}

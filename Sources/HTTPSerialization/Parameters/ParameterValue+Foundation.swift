@@ -30,6 +30,11 @@ private struct FoundationBridge {
         guard path.count < maximumDepth else {
             throw HTTPSerializationError.nestingTooDeep(path: path.description, limit: maximumDepth)
         }
+        // An NSDictionary is read as itself: bridged to [String: Any] first, keys that Swift
+        // compares as equal (canonically equivalent) would merge and lose a value.
+        if type(of: value) is NSDictionary.Type, let dictionary = value as? NSDictionary {
+            return try convert(dictionary, at: path)
+        }
         if let dictionary = value as? [String: Any] {
             var result: [String: ParameterValue] = [:]
             result.reserveCapacity(dictionary.count)
@@ -38,17 +43,9 @@ private struct FoundationBridge {
             }
             return .dictionary(result)
         }
+        // Swift dictionaries with other key types: every key must still be a string.
         if let dictionary = value as? NSDictionary {
-            var result: [String: ParameterValue] = [:]
-            for (key, element) in dictionary {
-                guard let key = Self.string(key) else {
-                    throw HTTPSerializationError.invalidParameter(
-                        path: path.description,
-                        reason: "dictionary key \(key) is not a string")
-                }
-                result[key] = try convert(element, at: path.appending(.key(key)))
-            }
-            return .dictionary(result)
+            return try convert(dictionary, at: path)
         }
         if let array = value as? [Any] {
             var result: [ParameterValue] = []
@@ -74,6 +71,17 @@ private struct FoundationBridge {
         }
         throw HTTPSerializationError.invalidParameter(
             path: path.description, reason: "a value of type \(type(of: value)) has no parameter form")
+    }
+
+    private func convert(_ dictionary: NSDictionary, at path: ParameterPath) throws -> ParameterValue {
+        var result: [String: ParameterValue] = [:]
+        for (key, element) in dictionary {
+            guard let key = Self.string(key) else {
+                throw HTTPSerializationError.invalidParameter(path: path.description, reason: "dictionary key \(key) is not a string")
+            }
+            try Self.insert(try convert(element, at: path.appending(.key(key))), forKey: key, into: &result, at: path)
+        }
+        return .dictionary(result)
     }
 
     /// Scalars, checked by exact dynamic type first: `as? Bool` would also match the
@@ -125,6 +133,26 @@ private struct FoundationBridge {
         }
     }
 
+    /// Adds a key that must not merge with a different but canonically equivalent one
+    /// ("\u{E9}" and "e\u{301}"): `String` keys compare by canonical equivalence, so one
+    /// value would vanish. Such keys are an error naming both, by their scalars.
+    private static func insert(
+        _ value: ParameterValue, forKey key: String, into result: inout [String: ParameterValue], at path: ParameterPath
+    ) throws {
+        if let index = result.index(forKey: key) {
+            let existing = result[index].key
+            throw HTTPSerializationError.invalidParameter(
+                path: path.description,
+                reason: "the keys \(scalarDescription(existing)) and \(scalarDescription(key)) are canonically equivalent, so one would replace the other")
+        }
+        result[key] = value
+    }
+
+    private static func scalarDescription(_ key: String) -> String {
+        let scalars = key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+        return "\"\(key)\" (\(scalars.joined(separator: " ")))"
+    }
+
     private static func string(_ key: Any) -> String? {
         switch key {
         case let key as String: return key
@@ -146,5 +174,11 @@ extension Optional: OptionalProtocol {
         case .some(let wrapped): return wrapped
         case .none: return nil
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
