@@ -284,13 +284,13 @@ struct BadInputBattery {
         BadInput("XML with invalid UTF-8", "unreadableXML", "The XML document is refused at byte 2: its bytes are not valid UTF-8.") {
             _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data([0x3C, 0x61, 0xD9, 0x3E, 0x3C, 0x2F, 0x61, 0x3E]))
         },
-        BadInput("a bare word as a property list", "responseSerializationFailed", "The response is not an XML or binary property list.") {
+        BadInput("a bare word as a property list", "unreadablePropertyList", "The property list is refused: it is not an XML or binary property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("hello".utf8))
         },
-        BadInput("JSON as a property list", "responseSerializationFailed", "The response is not an XML or binary property list.") {
+        BadInput("JSON as a property list", "unreadablePropertyList", "The property list is refused: it is not an XML or binary property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data(#"{"a":1}"#.utf8))
         },
-        BadInput("a malformed XML property list", "responseSerializationFailed", "The response is not a valid property list.") {
+        BadInput("a malformed XML property list", "unreadablePropertyList", "The property list is refused at byte 33: the XML form is invalid: it is not well-formed: the end tag </plist> does not match <dict>.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("<plist><dict><key>a</key></plist>".utf8))
         },
         BadInput("decompression bomb", "imageTooLarge", "The image is 100000 × 100000 pixels, more than the 16777216 allowed.") {
@@ -304,6 +304,46 @@ struct BadInputBattery {
         },
         BadInput("text served as an image", "responseSerializationFailed", "The response is not a supported image.") {
             _ = try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: Data("not an image".utf8))
+        },
+        // The independent battery's holes (hostile-input issue), each with its exact error.
+        BadInput("a processing instruction made by an entity", "unreadableXML",
+                 "The XML document is refused at byte 13: it declares entities, which the reading policy does not allow.") {
+            _ = try XMLDocumentResponseSerializer().responseObject(
+                for: resp(200, "application/xml"), data: Data(#"<!DOCTYPE r [<!ENTITY e "&#60;?pi?&#62;">]><r>&e;</r>"#.utf8))
+        },
+        BadInput("8-bit bytes labelled UTF-16", "unreadableXML",
+                 #"The XML document is refused at byte 0: its encoding is inconsistent: the declaration says "utf-16", but the bytes are 8-bit."#) {
+            _ = try XMLParserResponseSerializer().responseObject(
+                for: resp(200, "application/xml"), data: Data(#"<?xml version="1.0" encoding="UTF-16"?><a"#.utf8) + Data([0xE9]) + Data("b/>".utf8))
+        },
+        BadInput("one entity referenced 100,000 times (allowed entities)", "unreadableXML",
+                 "The XML document is refused at byte 100080: its entities expand past the 1600144-byte budget.") {
+            var policy = XMLReadingPolicy()
+            policy.allowsEntityDeclarations = true
+            let data = Data(("<!DOCTYPE r [<!ENTITY e \"" + String(repeating: "x", count: 100_000) + "\">]><r>"
+                             + String(repeating: "&e;", count: 100_000) + "</r>").utf8)
+            _ = try XMLDocumentResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: data)
+        },
+        BadInput("40,000 attributes on one element", "unreadableXML", "The XML document is refused at byte 2205: an element has more than 256 attributes.") {
+            let data = Data(("<r" + (0..<40_000).map { " a\($0)=\"1\"" }.joined() + "/>").utf8)
+            _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: data)
+        },
+        BadInput("a binary property list that contains itself", "unreadablePropertyList", "The property list is refused: an object contains itself.") {
+            _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: BinaryPlist.file([BinaryPlist.array([0])]))
+        },
+        BadInput("invalid Base64 in <data>", "unreadablePropertyList", "The property list is refused: a value is invalid: <data> that is not valid Base64.") {
+            _ = try PropertyListResponseSerializer().responseObject(
+                for: resp(200, "application/x-plist"), data: Data("<plist version=\"1.0\"><data>AAAA!!!!BBBB</data></plist>".utf8))
+        },
+        BadInput("a handed-in request whose method splits the request", "invalidHTTPMethod", "The HTTP method \"GET\r\nX: 1\" is not a valid token.") {
+            var request = URLRequest(url: URL(string: "http://x/")!)
+            request.httpMethod = "GET\r\nX: 1"
+            _ = try JSONRequestSerializer().serialize(request, parameters: ["a": 1])
+        },
+        BadInput("a part body holding the boundary delimiter", "multipartBoundaryInBody",
+                 "The body of part 1 \"note\" contains the multipart boundary delimiter, which would end the part early.") {
+            var form = try MultipartFormData(boundary: "B")
+            try form.appendPart(formData: Data("x\r\n--B\r\nContent-Disposition: form-data; name=\"is_admin\"\r\n\r\ntrue".utf8), name: "note")
         },
     ]
 

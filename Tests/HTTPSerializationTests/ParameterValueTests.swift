@@ -211,27 +211,21 @@ struct ParameterValueEncodingTests {
 struct ParameterKeyTests {
     @Test("an NSDictionary holding canonically equivalent keys is an error naming both, not a silent merge")
     func canonicallyEquivalentKeys() {
-        let dictionary = NSMutableDictionary()
-        dictionary["\u{E9}"] = "precomposed"
-        dictionary["e\u{301}"] = "decomposed"
-        #expect(dictionary.count == 2)
-        do {
-            _ = try ParameterValue(any: ["outer": dictionary] as [String: Any])
-            Issue.record("expected an error")
-        } catch let HTTPSerializationError.invalidParameter(path, reason) {
-            #expect(path == "outer")
-            #expect(reason.contains("(U+00E9)") && reason.contains("(U+0065 U+0301)"))
-            #expect(reason.hasSuffix("are canonically equivalent, so one would replace the other"))
-        } catch {
-            Issue.record("unexpected error \(error)")
+        // On Linux, NSDictionary's own storage keeps or merges such keys depending on the
+        // process's hash seed (NSString's isEqual says equal while its hashes differ): when it
+        // merged them already, nothing reaches the bridge to lose.
+        let dictionary = NSDictionary(objects: ["precomposed", "decomposed"], forKeys: [NSString(string: "\u{E9}"), NSString(string: "e\u{301}")])
+        guard dictionary.count == 2 else { return }
+        #expect(throws: HTTPSerializationError.invalidParameter(
+            path: "outer",
+            reason: #"the keys "é" (U+0065 U+0301) and "é" (U+00E9) are canonically equivalent, so one would replace the other"#)) {
+            try ParameterValue(any: ["outer": dictionary] as [String: Any])
         }
     }
 
     @Test("an NSDictionary with distinct keys bridges every pair")
     func distinctKeysKept() throws {
-        let dictionary = NSMutableDictionary()
-        dictionary["\u{E9}"] = 1
-        dictionary["e"] = 2
+        let dictionary = NSDictionary(objects: [1, 2], forKeys: [NSString(string: "\u{E9}"), NSString(string: "e")])
         #expect(try ParameterValue(any: dictionary) == ["\u{E9}": 1, "e": 2])
     }
 }

@@ -140,10 +140,11 @@ private struct FoundationBridge {
         _ value: ParameterValue, forKey key: String, into result: inout [String: ParameterValue], at path: ParameterPath
     ) throws {
         if let index = result.index(forKey: key) {
-            let existing = result[index].key
+            // Named in scalar order, so the message does not depend on the dictionary's order.
+            let pair = [result[index].key, key].sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) { $0.value < $1.value } }
             throw HTTPSerializationError.invalidParameter(
                 path: path.description,
-                reason: "the keys \(scalarDescription(existing)) and \(scalarDescription(key)) are canonically equivalent, so one would replace the other")
+                reason: "the keys \(scalarDescription(pair[0])) and \(scalarDescription(pair[1])) are canonically equivalent, so one would replace the other")
         }
         result[key] = value
     }

@@ -4,8 +4,12 @@ import FoundationNetworking
 #endif
 
 /// Validates a response and reads its property-list body: AFNetworking's
-/// `AFPropertyListResponseSerializer`. XML and binary property lists only: the OpenStep
-/// reader turns almost any text (a bare word, some JSON) into a value.
+/// `AFPropertyListResponseSerializer`, on the package's own readers.
+///
+/// XML and binary property lists are read without `PropertyListSerialization` (which hangs on
+/// shared binary objects, truncates 128-bit integers and crashes on hostile XML on Linux), and
+/// returned in its shape: `[String: Any]`, `[Any]`, `String`, numbers, `Bool`, `Date`, `Data`.
+/// The OpenStep text format is refused: it turns almost any text into a value.
 @dynamicMemberLookup
 public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     public static let defaultContentTypes: Set<String> = ["application/x-plist"]
@@ -13,7 +17,11 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     public var base: HTTPResponseSerializer
     /// Kept for AFNetworking parity and archiving; reading detects the format itself.
     public var format: PropertyListSerialization.PropertyListFormat
+    /// Kept for AFNetworking parity and archiving: the values are Swift values, so mutability
+    /// options have nothing to change.
     public var readOptions: PropertyListSerialization.ReadOptions
+    /// Containers nested deeper than this are refused.
+    public var maximumDepth = ParameterValue.defaultMaximumDepth
 
     public init(
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: PropertyListResponseSerializer.defaultContentTypes),
@@ -25,29 +33,25 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     }
 
     /// The property list, or nil for a missing or empty body.
+    ///
+    /// - Throws: ``HTTPSerializationError/unreadablePropertyList(_:response:)`` with the
+    ///   reader's reason and byte offset.
     public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
         try base.validate(response, data: data)
         guard let data, !data.isEmpty else { return nil }
-        let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
-        // Only XML ("<") and binary ("bplist") bodies go to Foundation: its text reader turns
-        // almost anything into a value, and leaks its error when it fails.
-        let start = data.first { !(UInt8(ascii: " ") == $0 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
-        guard data.starts(with: Array("bplist".utf8)) || start == UInt8(ascii: "<") else {
-            throw HTTPSerializationError.responseSerializationFailed(
-                reason: "The response is not an XML or binary property list.", response: context)
-        }
-        var detected = PropertyListSerialization.PropertyListFormat.xml
-        let object: Any
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: readOptions, format: &detected)
+            return try Self.read(data, maximumDepth: maximumDepth).foundationObject()
         } catch {
-            throw HTTPSerializationError.responseSerializationFailed(
-                reason: "The response is not a valid property list.", response: context, underlying: error as NSError)
+            throw HTTPSerializationError.unreadablePropertyList(error, response: ResponseContext(response: response as? HTTPURLResponse, data: data))
         }
-        guard detected == .xml || detected == .binary else {
-            throw HTTPSerializationError.responseSerializationFailed(
-                reason: "The response is not an XML or binary property list.", response: context)
+    }
+
+    /// Binary (`bplist`) or XML (`<`, after an optional byte-order mark and white space).
+    static func read(_ data: Data, maximumDepth: Int) throws(PropertyListReadingError) -> PropertyListValue {
+        let start = data.first { !(XMLCharacters.isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0xFE || $0 == 0xFF || $0 == 0) }
+        guard data.starts(with: Array("bplist".utf8)) || start == UInt8(ascii: "<") else {
+            throw PropertyListReadingError(.unsupportedFormat)
         }
-        return object
+        return try PropertyListValue.read(data, maximumDepth: maximumDepth)
     }
 }

@@ -100,6 +100,7 @@ extension PropertyListResponseSerializer: Codable {
         if let base = try container.base() { self.base = base }
         format = try container.decodeRawValue(PropertyListSerialization.PropertyListFormat.self, forKey: .format) ?? .xml
         readOptions = .init(rawValue: try container.decodeIfPresent(UInt.self, forKey: .readOptions) ?? 0)
+        maximumDepth = try container.decodeIfPresent(Int.self, forKey: .maximumDepth) ?? ParameterValue.defaultMaximumDepth
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +108,7 @@ extension PropertyListResponseSerializer: Codable {
         try container.encode(base, forKey: .base)
         try container.encode(format.rawValue, forKey: .format)
         try container.encode(readOptions.rawValue, forKey: .readOptions)
+        try container.encode(maximumDepth, forKey: .maximumDepth)
     }
 }
 

@@ -53,6 +53,12 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     public var description: String {
+        guard let offset else { return "The XML document is refused: \(reasonText)." }
+        return "The XML document is refused at byte \(offset): \(reasonText)."
+    }
+
+    /// The reason in words, without the position.
+    var reasonText: String {
         let text: String
         switch reason {
         case .notWellFormed(let detail): text = "it is not well-formed: \(detail)"
@@ -72,7 +78,6 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case .documentTooLarge(let limit): text = "it is larger than the \(limit)-byte limit"
         case .processingInstructionWithoutData: text = "a processing instruction has no data, which FoundationXML cannot parse"
         }
-        guard let offset else { return "The XML document is refused: \(text)." }
-        return "The XML document is refused at byte \(offset): \(text)."
+        return text
     }
 }
