@@ -36,4 +36,12 @@ enum ImageFixtures {
         defer { httpser_image_free(output) }
         return Data(bytes: output, count: size)
     }
+
+    /// A 1×1 PNG whose header claims another size (its CRC left wrong: nothing may read past it).
+    static func pngClaiming(width: UInt32, height: UInt32) -> Data {
+        var png = png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }
+        let size = [width, height].flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        png.replaceSubrange(16..<24, with: size)
+        return png
+    }
 }

@@ -171,6 +171,46 @@ struct BinaryPropertyListFaultTests {
         }
     }
 
+    @Test("10,000 object numbers at one offset are one object, decoded once")
+    func objectsSharingAnOffset() throws {
+        // Object 0: an array of objects 1…10,000; every one of those is listed at the offset of
+        // one 100 KB data object. Decoded per number, that would be 1 GB.
+        var bytes = Array("bplist00".utf8)
+        let arrayOffset = bytes.count
+        bytes += [0xAF, 0x11, 0x27, 0x10]                       // array, 10,000 references of 2 bytes
+        for reference in 1...10_000 { bytes += [UInt8(reference >> 8), UInt8(reference & 0xFF)] }
+        let dataOffset = bytes.count
+        bytes += [0x4F, 0x12, 0x00, 0x01, 0x86, 0xA0] + [UInt8](repeating: 7, count: 100_000)
+        let table = bytes.count
+        for index in 0...10_000 { bytes += BinaryPlist.bigEndian(UInt64(index == 0 ? arrayOffset : dataOffset)).suffix(4) }
+        bytes += [0, 0, 0, 0, 0, 0, 4, 2] + BinaryPlist.bigEndian(10_001) + BinaryPlist.bigEndian(0) + BinaryPlist.bigEndian(UInt64(table))
+        guard case .array(let values) = try PropertyListValue.read(Data(bytes)) else { Issue.record("not an array"); return }
+        #expect(values.count == 10_000)
+        #expect(values.last == .data(Data(repeating: 7, count: 100_000)))
+    }
+
+    @Test("objects that overlap, spanning more bytes than the file holds, are refused")
+    func overlappingObjects() {
+        // A 1,000-byte data object whose payload is made of data markers, and 900 more objects
+        // listed inside that payload: each would decode as a data object of its own.
+        var bytes = Array("bplist00".utf8)
+        let arrayOffset = bytes.count
+        bytes += [0xAF, 0x11, 0x03, 0x84]                       // array of 900 references
+        for reference in 1...900 { bytes += [UInt8(reference >> 8), UInt8(reference & 0xFF)] }
+        let dataOffset = bytes.count
+        bytes += [0x4F, 0x11, 0x03, 0xE8] + [UInt8](repeating: 0x4D, count: 1_000)
+        let table = bytes.count
+        let offsets = [arrayOffset, dataOffset] + (2...900).map { dataOffset + 4 + $0 }
+        for offset in offsets { bytes += BinaryPlist.bigEndian(UInt64(offset)).suffix(2) }
+        bytes += [0, 0, 0, 0, 0, 0, 2, 2] + BinaryPlist.bigEndian(901) + BinaryPlist.bigEndian(0) + BinaryPlist.bigEndian(UInt64(table))
+        do {
+            _ = try PropertyListValue.read(Data(bytes))
+            Issue.record("read without an error")
+        } catch {
+            #expect(error.reason == .corruptBinary("objects overlap: they span more bytes than the file holds"))
+        }
+    }
+
     @Test("nesting past the limit is a typed error in both formats, at any depth")
     func deepNesting() {
         let levels = 600

@@ -377,13 +377,7 @@ struct ImageResponseTests {
 
     @Test("a decompression bomb is refused from its header before decoding")
     func pixelCap() throws {
-        var bomb = ImageFixtures.png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }
-        // Claim 100,000 × 100,000 in IHDR (CRC left wrong: it must never get that far).
-        bomb.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
-        #expect(throws: HTTPSerializationError.imageTooLarge(
-            width: 100_000, height: 100_000, limit: 16_777_216, response: ResponseContext(response: resp(200, "image/png"), data: bomb))) {
-            try serializer.responseObject(for: resp(200, "image/png"), data: bomb)
-        }
+        try expectRefused(ImageFixtures.pngClaiming(width: 100_000, height: 100_000), width: 100_000, height: 100_000, limit: 16_777_216)
         var small = serializer
         small.maximumPixelCount = 5
         let png = ImageFixtures.png(width: 3, height: 2) { _, _ in [1, 2, 3, 4] }
@@ -439,17 +433,20 @@ struct ImageHardeningTests {
 
     @Test("a small body that asks for a large pixel buffer is refused before decoding")
     func decodeBudget() throws {
-        // A 1×1 PNG whose header claims 10,000 × 10,000 (400 MB of RGBA) in ~70 bytes.
-        var bomb = ImageFixtures.png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }
-        bomb.replaceSubrange(16..<24, with: [0, 0, 0x27, 0x10, 0, 0, 0x27, 0x10])
-        #expect(throws: HTTPSerializationError.imageTooLarge(
-            width: 10_000, height: 10_000, limit: 16_777_216, response: ResponseContext(response: resp(200, "image/png"), data: bomb))) {
-            try serializer.responseObject(for: resp(200, "image/png"), data: bomb)
-        }
+        // 10,000 × 10,000 is within the 100-megapixel cap, but 400 MB of RGBA for ~70 bytes is not.
+        try expectRefused(ImageFixtures.pngClaiming(width: 10_000, height: 10_000), width: 10_000, height: 10_000, limit: 16_777_216)
         let budget = ImageDecodeBudget()
         #expect(budget.bytes(forBodySize: 2_400) == 64 << 20)            // a 2.4 KB JPEG: 64 MiB, not 400 MB
         #expect(budget.bytes(forBodySize: 97_000) == 198_656_000)        // a 97 KB PNG: under 200 MB
         #expect(budget.bytes(forBodySize: 3_000_000) == 256 << 20)        // a 3 MB photo: the 256 MiB ceiling
         #expect(budget.bytes(forBodySize: Int.max) == 256 << 20)
+    }
+}
+
+/// Expects `png` to be refused from its header as too large, with this limit.
+private func expectRefused(_ png: Data, width: Int, height: Int, limit: Int) throws {
+    #expect(throws: HTTPSerializationError.imageTooLarge(
+        width: width, height: height, limit: limit, response: ResponseContext(response: resp(200, "image/png"), data: png))) {
+        try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: png)
     }
 }

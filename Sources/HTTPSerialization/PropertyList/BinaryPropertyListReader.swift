@@ -75,6 +75,15 @@ struct BinaryPropertyListReader {
         case dictionary(references: Int, count: Int)
     }
 
+    /// The bytes an object spans, from its marker to its last payload or reference byte.
+    private func extent(of object: Object, from start: Int, payloadEnd: Int) -> Int {
+        switch object {
+        case .value: return payloadEnd - start
+        case .array(let references, let count): return references + count * referenceSize - start
+        case .dictionary(let references, let count): return references + 2 * count * referenceSize - start
+        }
+    }
+
     /// A container being built: its children's object numbers and the values found so far.
     private struct Frame {
         let index: Int
@@ -87,11 +96,28 @@ struct BinaryPropertyListReader {
         var decoded = [PropertyListValue?](repeating: nil, count: objectCount)
         var onStack = [Bool](repeating: false, count: objectCount)
         var stack: [Frame] = []
+        // Objects listed at one offset are one object, decoded once; and since no two objects
+        // of a real file overlap, the bytes they span add up to at most the object area. A file
+        // whose objects claim more (overlapping data, say) would cost time quadratic in its size.
+        var firstAtOffset: [Int: Int] = [:]
+        var same = [Int](repeating: 0, count: objectCount)
+        for index in 0..<objectCount {
+            let offset = try offset(ofObject: index)
+            if let first = firstAtOffset[offset] { same[index] = first } else {
+                firstAtOffset[offset] = index
+                same[index] = index
+            }
+        }
+        var spanned = 0
+        let area = objectsEnd - 8
 
         // Decodes an object that is not a container straight into the table, or pushes one.
         func visit(_ index: Int) throws(PropertyListReadingError) {
             let references: Int, count: Int, isDictionary: Bool
-            switch try object(at: index) {
+            let (object, start, payloadEnd) = try self.object(at: index)
+            spanned += extent(of: object, from: start, payloadEnd: payloadEnd)
+            guard spanned <= area else { throw corrupt("objects overlap: they span more bytes than the file holds", at: start) }
+            switch object {
             case .value(let value):
                 decoded[index] = value
                 return
@@ -107,13 +133,14 @@ struct BinaryPropertyListReader {
                 guard reference < UInt64(objectCount) else {
                     throw corrupt("a reference to object \(reference) of \(objectCount)", at: references + child * referenceSize)
                 }
-                children.append(Int(reference))
+                children.append(same[Int(reference)])
             }
             onStack[index] = true
             stack.append(Frame(index: index, isDictionary: isDictionary, children: children))
         }
 
-        try visit(topObject)
+        let top = same[topObject]
+        try visit(top)
         while var frame = stack.popLast() {
             if frame.values.count < frame.children.count {
                 let child = frame.children[frame.values.count]
@@ -130,8 +157,8 @@ struct BinaryPropertyListReader {
             decoded[frame.index] = try build(frame)
             onStack[frame.index] = false
         }
-        guard let top = decoded[topObject] else { throw corrupt("the top object could not be read") }
-        return top
+        guard let value = decoded[top] else { throw corrupt("the top object could not be read") }
+        return value
     }
 
     private func build(_ frame: Frame) throws(PropertyListReadingError) -> PropertyListValue {
@@ -149,9 +176,15 @@ struct BinaryPropertyListReader {
     }
 
     /// Reads object `index`'s marker and, for scalars, its value.
-    private func object(at index: Int) throws(PropertyListReadingError) -> Object {
-        var cursor = try offset(ofObject: index)
-        let start = cursor
+    private func object(at index: Int) throws(PropertyListReadingError) -> (Object, start: Int, payloadEnd: Int) {
+        let start = try offset(ofObject: index)
+        var cursor = start
+        let object = try object(at: start, cursor: &cursor)
+        return (object, start, cursor)
+    }
+
+    /// Reads the object whose marker is at `start`; `cursor` ends after its scalar payload.
+    private func object(at start: Int, cursor: inout Int) throws(PropertyListReadingError) -> Object {
         let marker = bytes[cursor]
         cursor += 1
         let kind = marker >> 4
@@ -165,24 +198,29 @@ struct BinaryPropertyListReader {
             }
         case 0x1:
             guard low <= 4 else { throw corrupt("an integer of 2^\(low) bytes", at: start) }
+            defer { cursor += 1 << low }
             return .value(try integer(at: cursor, size: 1 << low))
         case 0x2:
             guard low == 2 || low == 3 else { throw corrupt("a real of 2^\(low) bytes", at: start) }
             try need(cursor, 1 << low, start)
             let raw = unsigned(at: cursor, size: 1 << low)
+            cursor += 1 << low
             return .value(.real(low == 2 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw)))
         case 0x3:
             guard marker == 0x33 else { throw corrupt("a date marker 0x\(String(marker, radix: 16))", at: start) }
             try need(cursor, 8, start)
+            defer { cursor += 8 }
             return .value(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: unsigned(at: cursor, size: 8)))))
         case 0x4:
             let count = try length(low, &cursor, start)
             try need(cursor, count, start)
+            defer { cursor += count }
             return .value(.data(Data(bytes[cursor..<(cursor + count)])))
         case 0x5:
             let count = try length(low, &cursor, start)
             try need(cursor, count, start)
             let slice = bytes[cursor..<(cursor + count)]
+            cursor += count
             guard slice.allSatisfy({ $0 < 0x80 }) else { throw corrupt("an ASCII string with a byte above 0x7F", at: start) }
             return .value(.string(String(decoding: slice, as: UTF8.self)))
         case 0x6:
@@ -193,6 +231,7 @@ struct BinaryPropertyListReader {
             var units: [UInt16] = []
             units.reserveCapacity(count)
             for unit in 0..<count { units.append(UInt16(bytes[cursor + 2 * unit]) << 8 | UInt16(bytes[cursor + 2 * unit + 1])) }
+            cursor += byteCount
             guard let string = String(validating: units, as: UTF16.self) else {
                 throw corrupt("a UTF-16 string with a lone surrogate", at: start)
             }
@@ -203,9 +242,11 @@ struct BinaryPropertyListReader {
             guard let string = String(validating: bytes[cursor..<(cursor + count)], as: UTF8.self) else {
                 throw corrupt("a UTF-8 string that is not valid UTF-8", at: start)
             }
+            cursor += count
             return .value(.string(string))
         case 0x8:
             try need(cursor, low + 1, start)
+            defer { cursor += low + 1 }
             return .value(.uid(unsigned(at: cursor, size: low + 1)))
         case 0xA, 0xC, 0xD:
             let count = try length(low, &cursor, start)
