@@ -92,14 +92,17 @@ struct MultipartInjectionTests {
             let boundary = boundaries[round % boundaries.count]
             let delimiter = Array("\r\n--\(boundary)".utf8)
             // Bodies rich in the delimiter's own bytes, so near misses are common.
-            let alphabet = Array(Set(delimiter + Array("\r\n-xy".utf8)))
+            let alphabet = Array(Set(delimiter + Array("\r\n-xy".utf8))).sorted()
             var body = (0..<random.range(0, 20_000)).map { _ in alphabet[random.range(0, alphabet.count - 1)] }
-            // Remove accidental delimiters (and a leading "--boundary") so only the planted one counts.
+            // Remove accidental delimiters (and a leading "--boundary") so only the planted one
+            // counts: the last byte of each becomes "x", which no delimiter here contains.
             func scrub(_ bytes: inout [UInt8]) {
                 var framed = [0x0D, 0x0A] + bytes
                 var index = 0
                 while index + delimiter.count <= framed.count {
-                    if Array(framed[index..<(index + delimiter.count)]) == delimiter { framed[index] = UInt8(ascii: "x") }
+                    if Array(framed[index..<(index + delimiter.count)]) == delimiter {
+                        framed[index + delimiter.count - 1] = UInt8(ascii: "x")
+                    }
                     index += 1
                 }
                 bytes = Array(framed.dropFirst(2))

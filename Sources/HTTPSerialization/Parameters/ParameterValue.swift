@@ -14,7 +14,11 @@ import Foundation
 ///     "nums": .set([1, 2]),
 /// ]
 /// ```
-public enum ParameterValue: Sendable, Hashable {
+///
+/// Containers hold their values in ``ParameterArray``, ``ParameterSet`` and
+/// ``ParameterDictionary``, which read like Swift's collections; a tree of any depth is
+/// freed, compared, hashed and printed without recursion.
+public enum ParameterValue: Sendable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -26,10 +30,27 @@ public enum ParameterValue: Sendable, Hashable {
     case data(Data)
     case date(Date)
     /// An ordered list: `a[]=1&a[]=2` in AFNetworking's query style.
-    case array([ParameterValue])
+    case array(ParameterArray)
     /// An unordered collection: repeated keys `a=1&a=2`, sorted, in AFNetworking's query style.
-    case set(Set<ParameterValue>)
-    case dictionary([String: ParameterValue])
+    case set(ParameterSet)
+    case dictionary(ParameterDictionary)
+
+    // Disfavoured so that a literal such as `.set([1, 2])` builds the container directly
+    // instead of being ambiguous between it and the Swift collection.
+
+    /// An ordered list of the given values.
+    @_disfavoredOverload
+    public static func array(_ elements: [ParameterValue]) -> ParameterValue { .array(ParameterArray(elements)) }
+
+    /// An unordered collection of the given values.
+    @_disfavoredOverload
+    public static func set(_ elements: Set<ParameterValue>) -> ParameterValue { .set(ParameterSet(elements)) }
+
+    /// Keyed values.
+    @_disfavoredOverload
+    public static func dictionary(_ entries: [String: ParameterValue]) -> ParameterValue {
+        .dictionary(ParameterDictionary(entries))
+    }
 }
 
 extension ParameterValue {
@@ -101,12 +122,12 @@ extension ParameterValue: ExpressibleByNilLiteral {
 }
 
 extension ParameterValue: ExpressibleByArrayLiteral {
-    public init(arrayLiteral elements: ParameterValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: ParameterValue...) { self = .array(ParameterArray(elements)) }
 }
 
 extension ParameterValue: ExpressibleByDictionaryLiteral {
     /// Later duplicates of a key replace earlier ones, as in a Foundation dictionary.
     public init(dictionaryLiteral elements: (String, ParameterValue)...) {
-        self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .dictionary(ParameterDictionary(Dictionary(elements, uniquingKeysWith: { _, last in last })))
     }
 }

@@ -89,9 +89,9 @@ struct QueryStringFlattener {
             sorted.sort { $0.key < $1.key }
             return Frame(children: .entries(sorted), fieldLength: fieldLength, isRoot: isRoot)
         case .array(let elements):
-            return Frame(children: .array(elements), fieldLength: fieldLength, isRoot: isRoot)
+            return Frame(children: .array(elements.elements), fieldLength: fieldLength, isRoot: isRoot)
         case .set(let elements):
-            return Frame(children: .set(sortedSetElements(elements)), fieldLength: fieldLength, isRoot: isRoot)
+            return Frame(children: .set(sortedSetElements(elements.elements)), fieldLength: fieldLength, isRoot: isRoot)
         default:
             return nil
         }
