@@ -125,6 +125,7 @@ enum MultipartBenchmarks {
         print("  stream to a discard sink   \(format(bodyBytes / stream[0] / 1e6)) MB/s")
         print("  plain 256 KiB read loop    \(format(fileBytes / stream[1] / 1e6)) MB/s")
         print("  ratio                      \(format((bodyBytes / stream[0]) / (fileBytes / stream[1]), 2))   (target >= 0.8)")
+        recordRatio("multipart-stream-vs-read-loop", (bodyBytes / stream[0]) / (fileBytes / stream[1]), target: 0.8)
 
         let ours = folder.appendingPathComponent("ours.bin")
         let copy = folder.appendingPathComponent("copy.bin")
@@ -137,6 +138,7 @@ enum MultipartBenchmarks {
         print("  write to a file            \(format(bodyBytes / writes[0] / 1e6)) MB/s")
         print("  cp of the same file        \(format(fileBytes / writes[1] / 1e6)) MB/s")
         print("  ratio                      \(format((bodyBytes / writes[0]) / (fileBytes / writes[1]), 2))   (target >= 0.7)")
+        recordRatio("multipart-file-write-vs-cp", (bodyBytes / writes[0]) / (fileBytes / writes[1]), target: 0.7)
         try? FileManager.default.removeItem(at: ours)
         try? FileManager.default.removeItem(at: copy)
 
