@@ -24,6 +24,11 @@ public struct ParameterArray: RandomAccessCollection, MutableCollection, RangeRe
         storage = ParameterArrayStorage(Array(elements))
     }
 
+    /// A list holding the given array's values (its buffer is shared, not copied).
+    public init(_ elements: [ParameterValue]) {
+        storage = ParameterArrayStorage(elements)
+    }
+
     public init(arrayLiteral elements: ParameterValue...) {
         storage = ParameterArrayStorage(elements)
     }

@@ -1,0 +1,126 @@
+import Foundation
+
+extension JSONTape {
+    /// Parses a JSON document: strict RFC 8259, UTF-8 (or UTF-16/32, converted), at most
+    /// `maximumDepth` levels of arrays and objects.
+    static func parse(_ data: Data, maximumDepth: Int) throws(JSONReadingError) -> JSONTape {
+        let (bytes, start) = try JSONTextEncoding.utf8(data)
+        // `withUnsafeBytes` rethrows untyped errors, so the typed one travels as a result.
+        let scanned = bytes.withUnsafeBytes { raw -> Result<[UInt64], JSONReadingError> in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            do throws(JSONReadingError) {
+                try scanner.scan(from: start)
+            } catch {
+                return .failure(error)
+            }
+            return .success(scanner.words)
+        }
+        return JSONTape(bytes: bytes, start: start, words: try scanned.get())
+    }
+
+    /// Runs `body` with direct access to the tape and its bytes.
+    func withReader<Result>(_ body: (JSONTapeReader) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes { raw in
+            try words.withUnsafeBufferPointer { words in
+                try body(JSONTapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress ?? UnsafePointer(bitPattern: 1)!, words: words))
+            }
+        }
+    }
+}
+
+/// Reads entries and turns strings and numbers into Swift values; valid only inside
+/// ``JSONTape/withReader(_:)``.
+struct JSONTapeReader {
+    let base: UnsafePointer<UInt8>
+    let words: UnsafeBufferPointer<UInt64>
+
+    @inline(__always) func kind(_ entry: Int) -> JSONTape.Kind {
+        JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[2 * entry]))!
+    }
+    @inline(__always) func flags(_ entry: Int) -> UInt8 { UInt8(truncatingIfNeeded: words[2 * entry] >> 8) }
+    @inline(__always) func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
+    @inline(__always) func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
+    @inline(__always) func next(_ entry: Int) -> Int {
+        switch kind(entry) {
+        case .object, .array: return Int(words[2 * entry + 1])
+        default: return entry + 1
+        }
+    }
+
+    /// The raw bytes of a string's text (escapes not decoded) or a number.
+    @inline(__always) func text(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + offset(entry), count: length(entry))
+    }
+
+    // MARK: Strings
+
+    /// The string at `entry`, escapes decoded.
+    func string(_ entry: Int) -> String {
+        let raw = text(entry)
+        if flags(entry) & JSONTape.hasEscapes == 0 { return String(decoding: raw, as: UTF8.self) }
+        // Decoded text is never longer than its escaped form.
+        return String(unsafeUninitializedCapacity: raw.count) { output in
+            JSONTapeReader.unescape(raw, into: output)
+        }
+    }
+
+    /// Whether the string at `entry` equals `key` (compared as decoded UTF-8 bytes).
+    func string(_ entry: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = text(entry)
+        if flags(entry) & JSONTape.hasEscapes == 0 {
+            return raw.count == key.count && memcmp(raw.baseAddress!, key.baseAddress!, raw.count) == 0
+        }
+        return string(entry).utf8.elementsEqual(key)
+    }
+
+    /// Decodes the escapes of scanned (so valid) string text; returns the bytes written.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var read = 0
+        var written = 0
+        func hex4(_ at: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for index in at..<(at + 4) { value = value << 4 | UInt32(JSONUTF8.hexValue(raw[index])!) }
+            return value
+        }
+        while read < raw.count {
+            let byte = raw[read]
+            guard byte == UInt8(ascii: "\\") else {
+                output[written] = byte
+                written += 1
+                read += 1
+                continue
+            }
+            let escaped = raw[read + 1]
+            read += 2
+            let simple: UInt8
+            switch escaped {
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
+            case UInt8(ascii: "u"):
+                var scalar = hex4(read)
+                read += 4
+                if scalar & 0xFC00 == 0xD800 {
+                    scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + 2) & 0x3FF))
+                    read += 6
+                }
+                UTF8.encode(Unicode.Scalar(scalar)!, into: { output[written] = $0; written += 1 })
+                continue
+            default: simple = escaped  // " \ /
+            }
+            output[written] = simple
+            written += 1
+        }
+        return written
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
