@@ -84,6 +84,23 @@ enum JSONBenchmarks {
         print("  … removing null values     \(format(megabytes / times[2])) MB/s, ratio \(format(times[2] / times[0], 3))   (target <= 1.05)")
         print("  JSONDecoder                \(format(megabytes / times[3])) MB/s")
         print("  DecodableResponseSerializer \(format(megabytes / times[4])) MB/s, ratio \(format(times[4] / times[3], 3))   (target <= 1.05)")
+
+        // The package's own reader: the parse alone against a plain copy of the document,
+        // and the typed tree against JSONSerialization's `Any` graph.
+        check((try? ParameterValue(json: data)).map { if case .array(let records) = $0 { records.count } else { 0 } } == (quick ? 500 : 56_000),
+              "ParameterValue(json:) lost records")
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 64)
+        defer { copy.deallocate() }
+        let ownTimes = fastest(runs: runs, [
+            { data.withUnsafeBytes { copy.copyMemory(from: $0) } },
+            { consume(try? JSONReader.validate(data)) },
+            { consume(try? ParameterValue(json: data)) },
+            { consume(try? JSONSerialization.jsonObject(with: data)) },
+        ])
+        print("  memcpy of the document     \(format(megabytes / ownTimes[0])) MB/s")
+        print("  JSONReader.validate        \(format(megabytes / ownTimes[1])) MB/s, \(format(ownTimes[0] / ownTimes[1], 3)) of memcpy")
+        print("  ParameterValue(json:)      \(format(megabytes / ownTimes[2])) MB/s, ratio \(format(ownTimes[3] / ownTimes[2], 2))x JSONSerialization")
+        recordRatio("json-typed-tree-vs-jsonserialization", ownTimes[3] / ownTimes[2], target: 5)
         guard !quick else { return }
         let rss = [
             ("JSONSerialization", "json-serialization"), ("JSONResponseSerializer", "json-serializer"),

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick | --load [FORMS] | --profile escaping|query|json|multipart]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|multipart]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -32,6 +32,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         var serializer = JSONResponseSerializer()
         serializer.removesKeysWithNullValues = true
         for _ in 0..<10 { consume(try? serializer.responseObject(for: response, data: data)) }
+    case "json-tree", "json-validate":
+        let data = JSONBenchmarks.document(objects: 56_000)
+        let tree = CommandLine.arguments[index + 1] == "json-tree"
+        for _ in 0..<10 { if tree { consume(try? ParameterValue(json: data)) } else { consume(try? JSONReader.validate(data)) } }
     case "multipart":
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-profile-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -44,13 +48,16 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping or query")
+        print("unknown profile; use escaping, query, json, json-tree, json-validate or multipart")
         exit(2)
     }
     exit(0)
 }
 
 let quick = CommandLine.arguments.contains("--quick")
+/// `--only escaping|query|json|multipart` runs one section (for a quick look, not a report).
+let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
+func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
 var failures: [String] = []
 
@@ -70,7 +77,7 @@ print("swift-http-serialization benchmarks\(quick ? " (quick smoke run: inputs s
 
 // MARK: Percent-escaping, BENCHMARKS.md §4
 
-do {
+if section("escaping") {
     let text = Inputs.text(minimumBytes: quick ? 200_000 : 10_000_000)
     let bytes = Double(text.utf8.count)
     if !quick {
@@ -98,7 +105,7 @@ do {
 
 // MARK: Query strings, BENCHMARKS.md §3
 
-do {
+if section("query") {
     let keys = quick ? 1_000 : 10_000
     let set = Inputs.querySet(keys: keys)
     if !quick {
@@ -159,14 +166,16 @@ do {
 
 // MARK: JSON responses, BENCHMARKS.md §6
 
-JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+if section("json") { JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5) }
 
 // MARK: Multipart, BENCHMARKS.md §5
 
-do {
-    try MultipartBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
-} catch {
-    check(false, "multipart benchmark failed: \(error)")
+if section("multipart") {
+    do {
+        try MultipartBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+    } catch {
+        check(false, "multipart benchmark failed: \(error)")
+    }
 }
 
 print("")

@@ -86,3 +86,16 @@ extension ParameterValue {
         }
     }
 }
+
+/// The package's own JSON reader, for checks that need no value.
+public enum JSONReader {
+    /// Checks that `data` is exactly one JSON document, without building any value.
+    ///
+    /// The same strict RFC 8259 pass every JSON output of the package starts with: useful
+    /// to vet a body before storing or forwarding it.
+    ///
+    /// - Throws: ``JSONReadingError`` naming the fault and its byte offset.
+    public static func validate(_ data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
+        _ = try JSONTape.parse(data, maximumDepth: maximumDepth)
+    }
+}

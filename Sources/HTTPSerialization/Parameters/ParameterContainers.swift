@@ -36,6 +36,14 @@ public struct ParameterArray: RandomAccessCollection, MutableCollection, RangeRe
     /// The values as a Swift array.
     public var elements: [ParameterValue] { storage.elements }
 
+    // Iteration and bulk reads go straight to the Swift array, read once from the cell.
+    public func makeIterator() -> IndexingIterator<[ParameterValue]> { storage.elements.makeIterator() }
+    public var count: Int { storage.elements.count }
+    public var underestimatedCount: Int { storage.elements.count }
+    public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<ParameterValue>) throws -> R) rethrows -> R? {
+        try storage.elements.withContiguousStorageIfAvailable(body)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.elements.count }
     public subscript(position: Int) -> ParameterValue {
@@ -82,6 +90,10 @@ public struct ParameterSet: Collection, Sendable, ExpressibleByArrayLiteral {
 
     /// The values as a Swift set.
     public var elements: Set<ParameterValue> { storage.elements }
+
+    public func makeIterator() -> Set<ParameterValue>.Iterator { storage.elements.makeIterator() }
+    public var count: Int { storage.elements.count }
+    public var underestimatedCount: Int { storage.elements.count }
 
     public var startIndex: Set<ParameterValue>.Index { storage.elements.startIndex }
     public var endIndex: Set<ParameterValue>.Index { storage.elements.endIndex }
@@ -138,6 +150,10 @@ public struct ParameterDictionary: Collection, Sendable, ExpressibleByDictionary
 
     /// The entries as a Swift dictionary.
     public var entries: [String: ParameterValue] { storage.entries }
+
+    public func makeIterator() -> Dictionary<String, ParameterValue>.Iterator { storage.entries.makeIterator() }
+    public var count: Int { storage.entries.count }
+    public var underestimatedCount: Int { storage.entries.count }
 
     public var startIndex: Dictionary<String, ParameterValue>.Index { storage.entries.startIndex }
     public var endIndex: Dictionary<String, ParameterValue>.Index { storage.entries.endIndex }

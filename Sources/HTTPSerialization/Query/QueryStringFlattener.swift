@@ -85,7 +85,7 @@ struct QueryStringFlattener {
     private func frame(for value: ParameterValue, fieldLength: Int, isRoot: Bool) -> Frame? {
         switch value {
         case .dictionary(let entries):
-            var sorted = Array(entries)
+            var sorted = Array(entries.entries)
             sorted.sort { $0.key < $1.key }
             return Frame(children: .entries(sorted), fieldLength: fieldLength, isRoot: isRoot)
         case .array(let elements):
