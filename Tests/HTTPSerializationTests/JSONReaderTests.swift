@@ -113,6 +113,11 @@ struct JSONReaderTests {
         // A lone surrogate in UTF-16 text and a truncated unit are encoding errors.
         #expect(throws: JSONReadingError(.invalidEncoding, offset: 2)) { try ParameterValue(json: Data([0x5B, 0x00, 0x22, 0x00, 0x00, 0xD8, 0x22, 0x00, 0x5D, 0x00])) }
         #expect(throws: JSONReadingError(.invalidEncoding, offset: 0)) { try ParameterValue(json: Data([0x5B, 0x00, 0x5D])) }
+        // Fuzz regression: zeros only in the second byte are not UTF-16 (RFC 4627 §3 wants the
+        // pattern in all four), so this is UTF-8 holding a raw NUL, as JSONSerialization reads it.
+        #expect(throws: JSONReadingError(.controlCharacterInString, offset: 1)) {
+            try ParameterValue(json: Data([0x22, 0x00, 0x6C, 0x0A, 0x5B, 0x0A, 0x22, 0x00]))
+        }
     }
 
     @Test("5,000 seeded documents read the same as JSONSerialization reads them")

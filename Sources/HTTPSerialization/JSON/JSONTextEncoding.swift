@@ -4,8 +4,8 @@ import Foundation
 ///
 /// RFC 8259 §8.1 requires UTF-8 between systems and lets readers ignore a byte-order mark;
 /// like `JSONSerialization`, we also read UTF-16 and UTF-32, told by their mark or, without
-/// one, by where the zero bytes fall in the first four (JSON text starts with ASCII, which
-/// no valid UTF-8 JSON pairs with a zero byte).
+/// one, by where the zero bytes fall in the first four, as RFC 4627 §3 describes (JSON text
+/// starts with ASCII, and no valid UTF-8 JSON holds a zero byte).
 enum JSONTextEncoding {
     private enum Form {
         case utf16(bigEndian: Bool)
@@ -24,10 +24,14 @@ enum JSONTextEncoding {
         case (0xFF, 0xFE, 0x00, 0x00): (form, skip) = (.utf32(bigEndian: false), 4)
         case (0xFE, 0xFF, _, _): (form, skip) = (.utf16(bigEndian: true), 2)
         case (0xFF, 0xFE, _, _): (form, skip) = (.utf16(bigEndian: false), 2)
+        // RFC 4627 §3: the first two characters are ASCII, so the zeros show the form.
         case (0x00, 0x00, 0x00, .some): (form, skip) = (.utf32(bigEndian: true), 0)
         case (.some, 0x00, 0x00, 0x00): (form, skip) = (.utf32(bigEndian: false), 0)
-        case (0x00, .some, _, _): (form, skip) = (.utf16(bigEndian: true), 0)
-        case (.some, 0x00, _, _): (form, skip) = (.utf16(bigEndian: false), 0)
+        case (0x00, .some, 0x00, .some): (form, skip) = (.utf16(bigEndian: true), 0)
+        case (.some, 0x00, .some, 0x00): (form, skip) = (.utf16(bigEndian: false), 0)
+        // A one-character document is two bytes in UTF-16.
+        case (0x00, .some, nil, nil), (0x00, .some, .some, nil): (form, skip) = (.utf16(bigEndian: true), 0)
+        case (.some, 0x00, nil, nil), (.some, 0x00, .some, nil): (form, skip) = (.utf16(bigEndian: false), 0)
         default: return (data, 0)
         }
         return (try transcode(data.dropFirst(skip), form), 0)
