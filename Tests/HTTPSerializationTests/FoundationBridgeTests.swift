@@ -48,15 +48,15 @@ struct FoundationBridgeTests {
     }
 
     // A graph this deep is destroyed recursively by Swift and Foundation themselves, so it is
-    // built and freed on a thread with a large stack. The conversion runs on a 4 MiB one:
-    // enough for 512 levels even in a debug build, far too little for recursion that
-    // followed 10,000 levels.
+    // built and freed on a thread with a large stack. The conversion runs on a 16 MiB one:
+    // enough for 512 levels even in a debug build under ThreadSanitizer, far too little for
+    // recursion that followed 100,000 levels (or Foundation's bridging of 10,000).
     @Test("graphs 513, 10,000 and 100,000 levels deep are nestingTooDeep, never a crash",
           arguments: [513, 10_000, 100_000], Shape.allCases)
     func deepGraphs(levels: Int, shape: Shape) async throws {
         let handoff = Handoff()
         await Self.onThread(stackSize: 1 << 30) { handoff.graph = Self.chain(shape, levels: levels) }
-        await Self.onThread(stackSize: 4 << 20) {
+        await Self.onThread(stackSize: 16 << 20) {
             handoff.result = Result { try ParameterValue(any: handoff.graph!) }
         }
         await Self.onThread(stackSize: 1 << 30) { handoff.graph = nil }

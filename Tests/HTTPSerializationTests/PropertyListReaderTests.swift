@@ -252,7 +252,7 @@ struct PropertyListDifferentialTests {
         switch random.range(0, depth < 4 ? 8 : 5) {
         case 0: return ["", "a", "caf\u{E9}", "\u{1F600} x", String(repeating: "long ", count: random.range(3, 40)), "<&>\"'", "\u{FEFF}bom", "tab\there"][random.range(0, 7)]
         case 1: return [0, 1, -1, 14, 15, 255, 256, 65_535, 65_536, Int(Int32.max), Int(Int32.min), Int.max, Int.min, random.range(-1_000_000, 1_000_000)][random.range(0, 13)]
-        case 2: return [0.0, -0.0, 1.5, -2.25, 1e300, 5e-324, 0.1, Double(random.range(-1000, 1000)) / 7][random.range(0, 7)]
+        case 2: return [0.0, -0.0, 1.5, -2.25, 1e300, Double.leastNonzeroMagnitude, 0.1, Double(random.range(-1000, 1000)) / 7][random.range(0, 7)]
         case 3: return random.range(0, 1) == 1
         case 4: return Date(timeIntervalSinceReferenceDate: Double(random.range(-2_000_000_000, 2_000_000_000)))
         case 5: return Data((0..<random.range(0, 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) })

@@ -2,11 +2,13 @@ import Foundation
 
 /// A JSON number as the Swift type that holds it exactly.
 ///
-/// Integers that fit `Int` are `Int`; larger integers are `Decimal` when its 38 digits hold
-/// them exactly, otherwise the nearest `Double`; numbers with a fraction or an exponent are
-/// the nearest `Double`. `-0` is the `Double` -0.0, so its sign survives.
+/// Integers that fit `Int` are `Int`, positive ones up to `UInt64.max` `UInt64`; larger
+/// integers are `Decimal` when its 38 digits hold them exactly, otherwise the nearest
+/// `Double`; numbers with a fraction or an exponent are the nearest `Double`. `-0` is the
+/// `Double` -0.0, so its sign survives.
 enum JSONNumber: Equatable {
     case int(Int)
+    case uint64(UInt64)
     case decimal(Decimal)
     case double(Double)
 }
@@ -45,7 +47,7 @@ extension JSONTapeReader {
         if fits {
             if !negative, magnitude <= UInt64(Int.max) { return .int(Int(magnitude)) }
             if negative, magnitude <= UInt64(Int.max) + 1 { return .int(Int(truncatingIfNeeded: 0 &- magnitude)) }
-            if !negative { return .decimal(Decimal(magnitude)) }
+            if !negative { return .uint64(magnitude) }
         }
         // Decimal holds 38 significant digits; trailing zeros go into its exponent.
         var significant = digits.count

@@ -28,4 +28,11 @@ struct JSONTape: Sendable {
 
     /// The number of entries.
     var count: Int { words.count / 2 }
+
+    /// Whether the document is an array or an object (not a bare scalar).
+    var isContainer: Bool {
+        guard let first = words.first else { return false }
+        let kind = UInt8(truncatingIfNeeded: first)
+        return kind == Kind.object.rawValue || kind == Kind.array.rawValue
+    }
 }

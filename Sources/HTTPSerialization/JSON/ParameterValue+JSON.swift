@@ -55,6 +55,7 @@ extension ParameterValue {
             case .number:
                 switch tape.number(entry) {
                 case .int(let int): value = .int(int)
+                case .uint64(let unsigned): value = .decimal(Decimal(unsigned))
                 case .decimal(let decimal): value = .decimal(decimal)
                 case .double(let double): value = .double(double)
                 }

@@ -127,16 +127,7 @@ private struct FoundationBridge {
 
     private mutating func array(_ array: [Any], depth: Int) throws(BridgeFailure) -> ParameterValue {
         try enter(depth)
-        var result = ParameterArray()
-        result.reserveCapacity(array.count)
-        for (index, element) in array.enumerated() {
-            do {
-                result.append(try convert(element, depth: depth + 1))
-            } catch {
-                throw error.at(.index(index))
-            }
-        }
-        return .array(result)
+        return try self.array(elements: array, count: array.count, depth: depth)
     }
 
     /// Arrays whose elements are all one scalar type.

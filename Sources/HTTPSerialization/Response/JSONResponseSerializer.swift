@@ -46,29 +46,48 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
             return nil
         }
         let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
-        let (parsed, containsNull) = try Self.parse(
-            data, options: readingOptions, maximumDepth: maximumDepth, context: context, validation: statusFailure)
-        let object = removesKeysWithNullValues && containsNull ? Self.removingNulls(from: parsed) : parsed
+        let object = try Self.parse(
+            data, options: readingOptions, maximumDepth: maximumDepth, removingNulls: removesKeysWithNullValues,
+            context: context, validation: statusFailure)
         if let statusFailure { throw Self.attaching(object, to: statusFailure) }
         return object
     }
 
-    /// The parsed document, and whether it holds any null.
+    /// The parsed document, read by the package's own reader: strict RFC 8259 on every
+    /// platform, nesting bounded, nulls left out while building when asked.
+    ///
+    /// Options beyond `.fragmentsAllowed` (mutable containers or leaves) hand the document,
+    /// once our reader has accepted it, to `JSONSerialization` for the classes they ask for.
     static func parse(
-        _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int,
+        _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int, removingNulls: Bool,
         context: ResponseContext, validation: HTTPSerializationError?
-    ) throws -> (Any, containsNull: Bool) {
-        let findings = data.withUnsafeBytes { JSONPreflight.scan($0, maximumDepth: maximumDepth) }
-        if let problem = findings.problem {
-            throw HTTPSerializationError.responseSerializationFailed(
-                reason: "The response is not valid JSON: \(problem).", response: context, validation: validation)
-        }
+    ) throws -> Any {
+        let tape: JSONTape
         do {
-            return (try JSONSerialization.jsonObject(with: data, options: options), findings.containsNull)
+            tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
         } catch {
+            // Underneath, the error JSONSerialization would give, for code that checks it.
+            let underlying = NSError(domain: NSCocoaErrorDomain, code: 3840, userInfo: [NSDebugDescriptionErrorKey: error.description])
             throw HTTPSerializationError.responseSerializationFailed(
-                reason: "The response is not valid JSON.", response: context, underlying: error as NSError, validation: validation)
+                reason: "The response is not valid JSON: \(error.reasonText) (byte \(error.offset)).", response: context,
+                underlying: underlying, validation: validation)
         }
+        if !options.contains(.fragmentsAllowed), !tape.isContainer {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.",
+                response: context, validation: validation)
+        }
+        guard options.subtracting(.fragmentsAllowed).isEmpty else {
+            let object: Any
+            do {
+                object = try JSONSerialization.jsonObject(with: data, options: options)
+            } catch {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The response is not valid JSON.", response: context, underlying: error as NSError, validation: validation)
+            }
+            return removingNulls ? Self.removingNulls(from: object) : object
+        }
+        return tape.foundationObject(removingNulls: removingNulls)
     }
 
     /// Null dictionary values and null array elements removed at every level.

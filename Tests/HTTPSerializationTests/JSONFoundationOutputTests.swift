@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SeededGenerators
+import Testing
+@testable import HTTPSerialization
+
+@Suite("JSON reader: the Any graph answers casts as JSONSerialization's does")
+struct JSONFoundationOutputTests {
+    static func ours(_ text: String, removingNulls: Bool = false) throws -> Any {
+        try JSONTape.parse(Data(text.utf8), maximumDepth: 512).foundationObject(removingNulls: removingNulls)
+    }
+
+    static func theirs(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+    }
+
+    /// The answers user code gets from the usual casts of one value.
+    static func casts(_ value: Any) -> [String] {
+        [
+            "String: \(String(describing: value as? String))",
+            "Int: \(String(describing: value as? Int))",
+            "Int64: \(String(describing: value as? Int64))",
+            "UInt64: \(String(describing: value as? UInt64))",
+            "Double: \(String(describing: (value as? Double).map { $0 == 0 ? 0 : $0 }))",
+            "Bool: \(String(describing: value as? Bool))",
+            "NSNumber: \(String(describing: (value as? NSNumber)?.description))",
+            "NSNull: \(value is NSNull)",
+            "[String: Any]: \((value as? [String: Any])?.count ?? -1)",
+            "[Any]: \((value as? [Any])?.count ?? -1)",
+        ]
+    }
+
+    /// Walks both graphs together and compares the cast answers at every node.
+    static func compareCasts(_ ours: Any, _ theirs: Any, path: String = "") {
+        #expect(casts(ours) == casts(theirs), "at \(path.isEmpty ? "the root" : path)")
+        if let left = ours as? [String: Any], let right = theirs as? [String: Any] {
+            #expect(Set(left.keys) == Set(right.keys), "keys at \(path)")
+            for (key, value) in left { if let other = right[key] { compareCasts(value, other, path: path + "." + key) } }
+        } else if let left = ours as? [Any], let right = theirs as? [Any], left.count == right.count {
+            for (index, pair) in zip(left, right).enumerated() { compareCasts(pair.0, pair.1, path: path + "[\(index)]") }
+        }
+    }
+
+    @Test("every cast of every value answers as JSONSerialization's output does")
+    func castsAgree() throws {
+        let text = """
+        {"string": "s", "empty": "", "int": 42, "negative": -7, "zero": 0, "big": 9223372036854775807,
+         "unsigned": 18446744073709551615, "huge": 123456789012345678901234567890, "double": 2.5,
+         "integral double": 3.0, "exponent": 1e3, "tiny": 5e-324, "true": true, "false": false, "null": null,
+         "one": 1, "array": [1, "two", null, [], {}], "object": {"nested": {"deep": [true]}}}
+        """
+        Self.compareCasts(try Self.ours(text), try Self.theirs(text))
+        for fragment in ["1", "-1.5", "\"text\"", "true", "null", "[]", "{}"] {
+            Self.compareCasts(try Self.ours(fragment), try Self.theirs(fragment), path: fragment)
+        }
+    }
+
+    @Test("1,000 seeded documents give the same graph as JSONSerialization")
+    func differential() throws {
+        var random = SplitMix64(seed: 4_627)
+        for round in 0..<1_000 {
+            var generator = JSONDocumentGenerator(random: random)
+            let text = generator.document()
+            random = generator.random
+            let ours = try ParameterValue(any: try Self.ours(text))
+            let theirs = try ParameterValue(any: try Self.theirs(text))
+            let difference = JSONNumbers.difference(ours, theirs)
+            #expect(difference == nil, "round \(round): \(difference ?? "")")
+        }
+    }
+
+    @Test("null removal leaves nulls out of dictionaries and arrays at every level while building")
+    func nullRemoval() throws {
+        let text = #"{"a": null, "b": [null, 1, {"c": null, "d": [null]}], "e": {"f": null}, "g": [null, null]}"#
+        let object = try ParameterValue(any: try Self.ours(text, removingNulls: true))
+        #expect(object == ["b": [1, ["d": []]], "e": .dictionary([:]), "g": []])
+        // A null document stays itself, as AFNetworking returns it.
+        #expect(try Self.ours("null", removingNulls: true) is NSNull)
+        // Deep documents build without recursion, nulls removed at the bottom too.
+        let deep = String(repeating: "[null,", count: 500) + "1" + String(repeating: "]", count: 500)
+        let built = try ParameterValue(any: try Self.ours(deep, removingNulls: true))
+        #expect(built.depth == 500)
+    }
+
+    @Test("the serializer reads with our reader: fragments need the option, errors name the fault and keep Foundation's code")
+    func serializer() throws {
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        let serializer = JSONResponseSerializer()
+        #expect(try serializer.responseObject(for: response, data: Data("[1]".utf8)) as? [Int] == [1])
+        do {
+            _ = try serializer.responseObject(for: response, data: Data("{\"a\" 1}".utf8))
+            Issue.record("no error")
+        } catch HTTPSerializationError.responseSerializationFailed(let reason, _, let underlying, _) {
+            #expect(reason == "The response is not valid JSON: found \"1\" where \":\" was expected (byte 5).")
+            #expect(underlying?.domain == NSCocoaErrorDomain && underlying?.code == 3840)
+        }
+        #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: response, data: Data("7".utf8)) }
+        let fragments = JSONResponseSerializer(readingOptions: .fragmentsAllowed)
+        #expect(try fragments.responseObject(for: response, data: Data("7".utf8)) as? Int == 7)
+        // Mutable containers still come from Foundation, once our reader accepted the bytes.
+        let mutable = JSONResponseSerializer(readingOptions: .mutableContainers)
+        #expect(try mutable.responseObject(for: response, data: Data("{\"a\": [1]}".utf8)) is NSMutableDictionary
+            || (try mutable.responseObject(for: response, data: Data("{\"a\": [1]}".utf8)) as? [String: Any]) != nil)
+        #expect(throws: HTTPSerializationError.self) { try mutable.responseObject(for: response, data: Data("[1,]".utf8)) }
+    }
+}
