@@ -11,101 +11,42 @@ extension JSONTape {
     /// Built without recursion. With `removingNulls`, null dictionary values and null array
     /// elements are left out while building (AFNetworking's rule), never in a second pass.
     func foundationObject(removingNulls: Bool) -> Any {
-        withReader { JSONFoundationBuilder(tape: $0, removingNulls: removingNulls).build() }
+        withReader { $0.build(with: JSONFoundationBuilder(removesNulls: removingNulls)) }
     }
 }
 
-private struct JSONFoundationBuilder {
-    let tape: JSONTapeReader
-    let removingNulls: Bool
+private struct JSONFoundationBuilder: JSONTapeBuilding {
+    let removesNulls: Bool
     // Immutable objects, so one of each serves the whole document.
     let trueNumber = NSNumber(value: true)
     let falseNumber = NSNumber(value: false)
     let null = NSNull()
 
-    private struct Frame {
-        let isObject: Bool
-        var remaining: Int
-        var elements: [Any] = []
-        var entries: [String: Any] = [:]
-        var key = ""
-
-        var value: Any { isObject ? entries as Any : elements as Any }
-    }
-
-    func build() -> Any {
-        var frames: [Frame] = []
-        var entry = 0
-        while true {
-            if let top = frames.indices.last, frames[top].isObject {
-                frames[top].key = tape.string(entry)
-                entry += 1
+    func scalar(_ entry: Int, in tape: JSONTapeReader) -> Any {
+        switch tape.kind(entry) {
+        case .string: return tape.string(entry)
+        case .number:
+            switch tape.number(entry) {
+            case .int(let int): return NSNumber(value: int)
+            case .uint64(let unsigned): return NSNumber(value: unsigned)
+            case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
+            case .double(let double): return NSNumber(value: double)
             }
-            let value: Any
-            let count = tape.length(entry)
-            switch tape.kind(entry) {
-            case .object, .array:
-                let isObject = tape.kind(entry) == .object
-                entry += 1
-                if count > 0 {
-                    var frame = Frame(isObject: isObject, remaining: count)
-                    if isObject { frame.entries.reserveCapacity(count) } else { frame.elements.reserveCapacity(count) }
-                    frames.append(frame)
-                    continue
-                }
-                value = isObject ? [String: Any]() as Any : [Any]() as Any
-            case .string:
-                value = tape.string(entry)
-                entry += 1
-            case .number:
-                value = number(entry)
-                entry += 1
-            case .true:
-                value = trueNumber
-                entry += 1
-            case .false:
-                value = falseNumber
-                entry += 1
-            case .null:
-                entry += 1
-                value = null
-                if removingNulls, let top = frames.indices.last {
-                    // Left out of its container, which still counts it.
-                    frames[top].remaining -= 1
-                    if frames[top].remaining > 0 { continue }
-                    let done = frames.removeLast()
-                    if let root = deliver(done.value, to: &frames) { return root }
-                    continue
-                }
-            }
-            if let finished = deliver(value, to: &frames) { return finished }
+        case .true: return trueNumber
+        case .false: return falseNumber
+        case .null, .object, .array: return null
         }
     }
 
-    /// Adds `value` to the innermost container, closing every container that is then full
-    /// (each is a value for its parent); returns the root once it is complete.
-    private func deliver(_ value: Any, to frames: inout [Frame]) -> Any? {
-        var value = value
-        while let top = frames.indices.last {
-            if frames[top].isObject {
-                let key = frames[top].key
-                frames[top].entries[key] = value
-            } else {
-                frames[top].elements.append(value)
-            }
-            frames[top].remaining -= 1
-            if frames[top].remaining > 0 { return nil }
-            value = frames.removeLast().value
-        }
-        return value
+    func makeArray(capacity: Int) -> [Any] {
+        var array: [Any] = []
+        array.reserveCapacity(capacity)
+        return array
     }
 
-    private func number(_ entry: Int) -> NSNumber {
-        switch tape.number(entry) {
-        case .int(let int): return NSNumber(value: int)
-        case .uint64(let unsigned): return NSNumber(value: unsigned)
-        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
-        case .double(let double): return NSNumber(value: double)
-        }
-    }
+    func makeObject(capacity: Int) -> [String: Any] { Dictionary(minimumCapacity: capacity) }
+    func append(_ value: Any, to array: inout [Any]) { array.append(value) }
+    func insert(_ value: Any, forKey key: String, into object: inout [String: Any]) { object[key] = value }
+    func finish(_ array: [Any]) -> Any { array }
+    func finish(_ object: [String: Any]) -> Any { object }
 }

@@ -17,75 +17,40 @@ extension ParameterValue {
     /// - Throws: ``JSONReadingError`` naming the fault and its byte offset.
     public init(json data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
         let tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
-        self = tape.withReader { ParameterValue.build(from: $0) }
+        self = tape.withReader { $0.build(with: ParameterValueBuilder()) }
+    }
+}
+
+private struct ParameterValueBuilder: JSONTapeBuilding {
+    var removesNulls: Bool { false }
+
+    func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue {
+        switch tape.kind(entry) {
+        case .string: return .string(tape.string(entry))
+        case .number:
+            switch tape.number(entry) {
+            case .int(let int): return .int(int)
+            case .uint64(let unsigned): return .decimal(Decimal(unsigned))
+            case .decimal(let decimal): return .decimal(decimal)
+            case .double(let double): return .double(double)
+            }
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null, .object, .array: return .null
+        }
     }
 
-    /// Builds the tree with a stack of open containers: no recursion at any depth.
-    private static func build(from tape: JSONTapeReader) -> ParameterValue {
-        struct Frame {
-            let isObject: Bool
-            var remaining: Int
-            var elements: [ParameterValue] = []
-            var entries: [String: ParameterValue] = [:]
-            var key = ""
-        }
-        var frames: [Frame] = []
-        var entry = 0
-        while true {
-            if let top = frames.indices.last, frames[top].isObject {
-                frames[top].key = tape.string(entry)
-                entry += 1
-            }
-            var value: ParameterValue
-            let count = tape.length(entry)
-            switch tape.kind(entry) {
-            case .object, .array:
-                let isObject = tape.kind(entry) == .object
-                entry += 1
-                if count > 0 {
-                    var frame = Frame(isObject: isObject, remaining: count)
-                    if isObject { frame.entries.reserveCapacity(count) } else { frame.elements.reserveCapacity(count) }
-                    frames.append(frame)
-                    continue
-                }
-                value = isObject ? .dictionary(ParameterDictionary()) : .array(ParameterArray())
-            case .string:
-                value = .string(tape.string(entry))
-                entry += 1
-            case .number:
-                switch tape.number(entry) {
-                case .int(let int): value = .int(int)
-                case .uint64(let unsigned): value = .decimal(Decimal(unsigned))
-                case .decimal(let decimal): value = .decimal(decimal)
-                case .double(let double): value = .double(double)
-                }
-                entry += 1
-            case .true:
-                value = .bool(true)
-                entry += 1
-            case .false:
-                value = .bool(false)
-                entry += 1
-            case .null:
-                value = .null
-                entry += 1
-            }
-            // Hand the value to its container; a container that is now full is a value too.
-            while let top = frames.indices.last {
-                if frames[top].isObject {
-                    let key = frames[top].key
-                    frames[top].entries[key] = value
-                } else {
-                    frames[top].elements.append(value)
-                }
-                frames[top].remaining -= 1
-                if frames[top].remaining > 0 { break }
-                let done = frames.removeLast()
-                value = done.isObject ? .dictionary(ParameterDictionary(done.entries)) : .array(ParameterArray(done.elements))
-            }
-            if frames.isEmpty { return value }
-        }
+    func makeArray(capacity: Int) -> [ParameterValue] {
+        var array: [ParameterValue] = []
+        array.reserveCapacity(capacity)
+        return array
     }
+
+    func makeObject(capacity: Int) -> [String: ParameterValue] { Dictionary(minimumCapacity: capacity) }
+    func append(_ value: ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
+    func insert(_ value: ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
+    func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
+    func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
 }
 
 /// The package's own JSON reader, for checks that need no value.
