@@ -22,12 +22,7 @@ struct JSONTape: Sendable {
 
     /// The UTF-8 document the offsets point into (converted when it arrived as UTF-16/32).
     let bytes: Data
-    /// Where the JSON text starts in `bytes` (after a UTF-8 byte-order mark).
-    let start: Int
     var words: [UInt64]
-
-    /// The number of entries.
-    var count: Int { words.count / 2 }
 
     /// Whether the document is an array or an object (not a bare scalar).
     var isContainer: Bool {

@@ -15,7 +15,7 @@ extension JSONTape {
             }
             return .success(scanner.words)
         }
-        return JSONTape(bytes: bytes, start: start, words: try scanned.get())
+        return JSONTape(bytes: bytes, words: try scanned.get())
     }
 
     /// Runs `body` with direct access to the tape and its bytes.
@@ -40,12 +40,6 @@ struct JSONTapeReader {
     @inline(__always) func flags(_ entry: Int) -> UInt8 { UInt8(truncatingIfNeeded: words[2 * entry] >> 8) }
     @inline(__always) func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
     @inline(__always) func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
-    @inline(__always) func next(_ entry: Int) -> Int {
-        switch kind(entry) {
-        case .object, .array: return Int(words[2 * entry + 1])
-        default: return entry + 1
-        }
-    }
 
     /// The raw bytes of a string's text (escapes not decoded) or a number.
     @inline(__always) func text(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
@@ -62,15 +56,6 @@ struct JSONTapeReader {
         return String(unsafeUninitializedCapacity: raw.count) { output in
             JSONTapeReader.unescape(raw, into: output)
         }
-    }
-
-    /// Whether the string at `entry` equals `key` (compared as decoded UTF-8 bytes).
-    func string(_ entry: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = text(entry)
-        if flags(entry) & JSONTape.hasEscapes == 0 {
-            return raw.count == key.count && memcmp(raw.baseAddress!, key.baseAddress!, raw.count) == 0
-        }
-        return string(entry).utf8.elementsEqual(key)
     }
 
     /// Decodes the escapes of scanned (so valid) string text; returns the bytes written.
@@ -116,11 +101,3 @@ struct JSONTapeReader {
         return written
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
