@@ -8,8 +8,8 @@ import SeededGenerators
 
 /// BENCHMARKS.md §6: the 19.9 MB JSON document, through our serializers and raw Foundation.
 enum JSONBenchmarks {
-    struct Record: Decodable {
-        struct Address: Decodable { var street: String; var city: String; var zip: String }
+    struct Record: Decodable, Equatable {
+        struct Address: Decodable, Equatable { var street: String; var city: String; var zip: String }
         var id: Int
         var uuid: String
         var name: String
@@ -67,7 +67,9 @@ enum JSONBenchmarks {
         nullFree.removesKeysWithNullValues = true
         let decodable = DecodableResponseSerializer([Record].self)
         check(((try? plain.responseObject(for: response, data: data)) as? [Any])?.count == (quick ? 500 : 56_000), "JSON serializer lost records")
-        check((try? decodable.responseObject(for: response, data: data))?.count == (quick ? 500 : 56_000), "Decodable serializer lost records")
+        let records = try? decodable.responseObject(for: response, data: data)
+        check(records?.count == (quick ? 500 : 56_000), "Decodable serializer lost records")
+        check(records == (try? JSONDecoder().decode([Record].self, from: data)), "Decodable serializer and JSONDecoder disagree")
 
         let times = fastest(runs: runs, [
             { consume(try? JSONSerialization.jsonObject(with: data)) },

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|multipart]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|multipart]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -36,6 +36,9 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let data = JSONBenchmarks.document(objects: 56_000)
         let tree = CommandLine.arguments[index + 1] == "json-tree"
         for _ in 0..<10 { if tree { consume(try? ParameterValue(json: data)) } else { consume(try? JSONReader.validate(data)) } }
+    case "json-decodable":
+        let data = JSONBenchmarks.document(objects: 56_000)
+        for _ in 0..<10 { consume(try? JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
     case "multipart":
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-profile-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -48,7 +51,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-tree, json-validate or multipart")
+        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable or multipart")
         exit(2)
     }
     exit(0)

@@ -121,6 +121,12 @@ struct ReadmeTourTests {
         }
         #expect(try DecodableResponseSerializer(User?.self).responseObject(for: noContent, data: nil) == nil)
 
+        var decoder = JSONBodyDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        let snakeUsers = DecodableResponseSerializer(User.self, decoder: decoder)
+        #expect(try snakeUsers.responseObject(for: resp(200, "application/json"), data: Data(#"{"name":"a"}"#.utf8)).name == "a")
+
         var relaxed = HTTPResponseSerializer(acceptableContentTypes: ["image/*", "application/*+json"])
         relaxed.contentTypeMatching.acceptsStructuredSuffixes = true
         relaxed.acceptableStatusCodes = IndexSet(integersIn: 200..<400)

@@ -25,6 +25,11 @@ extension JSONTapeReader {
         return .double(JSONTapeReader.double(text, negative: negative))
     }
 
+    /// The number at `entry` as the nearest `Double`, whatever its form.
+    func double(_ entry: Int) -> Double {
+        JSONTapeReader.double(text(entry), negative: flags(entry) & JSONTape.isNegative != 0)
+    }
+
     private static func integer(_ text: UnsafeBufferPointer<UInt8>, negative: Bool) -> JSONNumber {
         let digits = negative ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
         if digits.count <= 18 {

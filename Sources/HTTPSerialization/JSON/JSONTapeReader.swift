@@ -41,12 +41,48 @@ struct JSONTapeReader {
     @inline(__always) func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
     @inline(__always) func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
 
+    /// The entry after the value at `entry` (and after everything inside it).
+    @inline(__always) func next(_ entry: Int) -> Int {
+        let word = words[2 * entry]
+        let kind = UInt8(truncatingIfNeeded: word)
+        return kind == JSONTape.Kind.object.rawValue || kind == JSONTape.Kind.array.rawValue ? offset(entry) : entry + 1
+    }
+
     /// The raw bytes of a string's text (escapes not decoded) or a number.
     @inline(__always) func text(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base + offset(entry), count: length(entry))
     }
 
     // MARK: Strings
+
+    /// Whether `count` bytes at `a` and `b` are equal.
+    @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, count: Int) -> Bool {
+        guard let b else { return count == 0 }
+        var index = 0
+        while index + 8 <= count {
+            if UnsafeRawPointer(a + index).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + index).loadUnaligned(as: UInt64.self) { return false }
+            index += 8
+        }
+        while index < count {
+            if a[index] != b[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// A hash of a key's bytes (its length, first and last eight bytes) for duplicate checks.
+    static func keyHash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var hash = UInt64(text.count) &* multiplier
+        if text.count >= 8, let base = text.baseAddress {
+            hash = (hash ^ UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) &* multiplier
+            hash = (hash ^ UnsafeRawPointer(base + text.count - 8).loadUnaligned(as: UInt64.self)) &* multiplier
+        } else {
+            for byte in text { hash = (hash ^ UInt64(byte)) &* multiplier }
+        }
+        return hash ^ hash >> 29
+    }
 
     /// The string at `entry`, escapes decoded.
     func string(_ entry: Int) -> String {

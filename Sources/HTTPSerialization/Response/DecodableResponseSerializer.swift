@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A decoder a ``DecodableResponseSerializer`` can use: `JSONDecoder`, `PropertyListDecoder`,
-/// or your own.
+/// A decoder a ``DecodableResponseSerializer`` can use: ``JSONBodyDecoder`` (the default),
+/// `JSONDecoder`, `PropertyListDecoder`, or your own.
 public protocol ResponseBodyDecoder: Sendable {
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
 }
@@ -57,7 +57,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     public var treatsWhitespaceAsEmpty = true
 
     public init(
-        _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONDecoder(),
+        _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONBodyDecoder(),
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: JSONResponseSerializer.defaultContentTypes)
     ) {
         self.decoder = decoder

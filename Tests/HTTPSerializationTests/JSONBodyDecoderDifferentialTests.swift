@@ -1,0 +1,308 @@
+import Foundation
+import SeededGenerators
+import Testing
+@testable import HTTPSerialization
+
+/// Seeded documents shaped like a model, with the faults real payloads have (missing keys,
+/// nulls, wrong types, numbers out of range, duplicate and escaped keys, extra keys), decoded
+/// by `JSONBodyDecoder` and by `JSONDecoder`: the same value, or the same error.
+@Suite("JSON decoder: the same values and errors as JSONDecoder")
+struct JSONBodyDecoderDifferentialTests {
+    enum Level: String, Decodable, Equatable { case low, high }
+
+    struct Child: Decodable, Equatable {
+        var key: String
+        var value: Int?
+        var nested: [Child]?
+    }
+
+    struct Model: Decodable, Equatable {
+        var id: Int
+        var name: String
+        var score: Double?
+        var small: Int8?
+        var unsigned: UInt16?
+        var ratio: Float?
+        var flags: [Bool]
+        var tags: [String]?
+        var child: Child?
+        var children: [Child]
+        var counts: [String: Int]?
+        var level: Level?
+        var big: Int64?
+        var huge: UInt64?
+    }
+
+    struct SnakeModel: Decodable, Equatable {
+        var userID: Int?
+        var userName: String
+        var createdAt: Double?
+        var nestedValue: [String: Int]?
+        var __private_: Bool?
+    }
+
+    /// What a decode came to, comparable across the two decoders.
+    enum Outcome<T: Equatable>: Equatable, CustomStringConvertible {
+        case value(T)
+        case error(kind: String, path: [String], type: String)
+
+        init(_ body: () throws -> T) {
+            do {
+                self = .value(try body())
+            } catch let error as DecodingError {
+                switch error {
+                case .typeMismatch(let type, let context): self = .error(kind: "typeMismatch", path: Self.path(context), type: "\(type)")
+                case .valueNotFound(let type, let context): self = .error(kind: "valueNotFound", path: Self.path(context), type: "\(type)")
+                case .keyNotFound(let key, let context): self = .error(kind: "keyNotFound", path: Self.path(context) + [key.stringValue], type: "")
+                case .dataCorrupted(let context): self = .error(kind: "dataCorrupted", path: Self.path(context), type: "")
+                @unknown default: self = .error(kind: "unknown", path: [], type: "")
+                }
+            } catch {
+                self = .error(kind: "other \(error)", path: [], type: "")
+            }
+        }
+
+        static func path(_ context: DecodingError.Context) -> [String] {
+            context.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }
+        }
+
+        /// `JSONDecoder` reports some corrupt values (a number that does not fit its type, an
+        /// ISO 8601 date it cannot read) at a shorter path than the value's (empty, or its
+        /// container's); ours names the value. Everything else must match exactly.
+        func matches(foundation: Outcome) -> Bool {
+            if case .error("dataCorrupted", let ours, _) = self, case .error("dataCorrupted", let theirs, _) = foundation {
+                return ours.starts(with: theirs)
+            }
+            return self == foundation
+        }
+
+        var description: String {
+            switch self {
+            case .value(let value): return "value \(value)"
+            case .error(let kind, let path, let type): return "\(kind) \(type) at \(path)"
+            }
+        }
+    }
+
+    @Test("5,000 seeded model documents decode as JSONDecoder decodes them")
+    func modelsMatchJSONDecoder() {
+        var random = SplitMix64(seed: 1_962)
+        var failures = 0
+        var decodedValues = 0
+        for round in 0..<5_000 {
+            let text = ModelDocuments.model(&random)
+            let data = Data(text.utf8)
+            let ours = Outcome { try JSONBodyDecoder().decode(Model.self, from: data) }
+            let foundation = Outcome { try JSONDecoder().decode(Model.self, from: data) }
+            if case .value = ours { decodedValues += 1 }
+            if !ours.matches(foundation: foundation) {
+                failures += 1
+                if failures <= 5 { Issue.record("round \(round): \(text)\n ours: \(ours)\n JSONDecoder: \(foundation)") }
+            }
+        }
+        #expect(failures == 0)
+        // The documents must exercise both outcomes, or the comparison proves little.
+        #expect(decodedValues > 500 && decodedValues < 4_500, "\(decodedValues) of 5,000 decoded")
+    }
+
+    @Test("snake-case keys convert as JSONDecoder converts them; dictionary keys stay as written")
+    func snakeCaseMatchesJSONDecoder() {
+        var random = SplitMix64(seed: 1_963)
+        var ours = JSONBodyDecoder()
+        ours.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        var decodedValues = 0
+        for round in 0..<2_000 {
+            let text = ModelDocuments.snake(&random)
+            let data = Data(text.utf8)
+            let mine = Outcome { try ours.decode(SnakeModel.self, from: data) }
+            let theirs = Outcome { try foundation.decode(SnakeModel.self, from: data) }
+            if case .value = mine { decodedValues += 1 }
+            #expect(mine.matches(foundation: theirs), "round \(round): \(text)\n ours: \(mine)\n JSONDecoder: \(theirs)")
+        }
+        #expect(decodedValues > 200 && decodedValues < 1_800, "\(decodedValues) of 2,000 decoded")
+    }
+
+    @Test("ISO 8601 dates read as JSONDecoder reads them, fast path or not")
+    func iso8601MatchesJSONDecoder() {
+        var random = SplitMix64(seed: 8_601)
+        var ours = JSONBodyDecoder()
+        ours.dateDecodingStrategy = .iso8601
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        var decodedValues = 0
+        for round in 0..<3_000 {
+            let text = "[\"\(ModelDocuments.timestamp(&random))\"]"
+            let data = Data(text.utf8)
+            let mine = Outcome { try ours.decode([Date].self, from: data) }
+            let theirs = Outcome { try foundation.decode([Date].self, from: data) }
+            if case .value = mine { decodedValues += 1 }
+            #expect(mine.matches(foundation: theirs), "round \(round): \(text)\n ours: \(mine)\n JSONDecoder: \(theirs)")
+        }
+        #expect(decodedValues > 300 && decodedValues < 2_700, "\(decodedValues) of 3,000 decoded")
+    }
+}
+
+/// Text generators for the differential tests: half the documents have faults injected, the
+/// other half only benign variation (order, escaped and unknown keys, number spellings).
+struct ModelDocuments {
+    var random: SplitMix64
+    var faulty = true
+
+    init(_ random: SplitMix64) {
+        self.random = random
+        faulty = self.random.range(0, 1) == 0
+    }
+
+    static func model(_ random: inout SplitMix64) -> String {
+        var documents = ModelDocuments(random)
+        defer { random = documents.random }
+        return documents.model()
+    }
+
+    static func snake(_ random: inout SplitMix64) -> String {
+        var documents = ModelDocuments(random)
+        defer { random = documents.random }
+        return documents.snake()
+    }
+
+    static func timestamp(_ random: inout SplitMix64) -> String {
+        var documents = ModelDocuments(random)
+        defer { random = documents.random }
+        return documents.timestamp()
+    }
+
+    mutating func model() -> String {
+        var fields: [(String, String)] = [
+            ("id", integer(bits: 64)),
+            ("name", string()),
+            ("score", number()),
+            ("small", integer(bits: 8)),
+            ("unsigned", integer(bits: 16)),
+            ("ratio", number()),
+            ("flags", array { ["true", "false"][$0.random.range(0, 1)] }),
+            ("tags", array { $0.string() }),
+            ("child", child(depth: 2)),
+            ("children", array { $0.child(depth: 1) }),
+            ("counts", "{" + (0..<random.range(0, 4)).map { _ in "\(string()):\(integer(bits: 64))" }.joined(separator: ",") + "}"),
+            ("level", ["\"low\"", "\"high\"", faulty ? "\"middle\"" : "\"low\""][random.range(0, 2)]),
+            ("big", integer(bits: 64)),
+            ("huge", integer(bits: 65)),
+        ]
+        return object(&fields)
+    }
+
+    mutating func snake() -> String {
+        var fields: [(String, String)] = [
+            (["user_id", "user_i_d", "userID", "user__id", "USER_ID"][random.range(0, 4)], integer(bits: 64)),
+            (["user_name", "userName", "_user_name", "user_name_", "user-name"][random.range(0, 4)], string()),
+            (["created_at", "created_At", "CreatedAt", "created__at"][random.range(0, 3)], number()),
+            (["nested_value", "nestedValue"][random.range(0, 1)], "{\"inner_key\":1,\"other_key\":2}"),
+            (["__private_", "__private", "private_"][random.range(0, 2)], ["true", "false"][random.range(0, 1)]),
+        ]
+        return object(&fields)
+    }
+
+    /// Fields in shuffled order, some dropped, nulled, mistyped, duplicated or escaped, plus unknown keys.
+    private mutating func object(_ fields: inout [(String, String)]) -> String {
+        var members: [String] = []
+        fields.shuffle(using: &random)
+        for (key, value) in fields {
+            switch faulty ? random.range(0, 29) : random.range(4, 29) {
+            case 0: continue
+            case 1: members.append("\"\(key)\":null")
+            case 2: members.append("\"\(key)\":\(wrongValue())")
+            case 3:
+                // A duplicate: JSONDecoder keeps the first.
+                members.append("\"\(key)\":\(value)")
+                members.append("\"\(key)\":\(wrongValue())")
+            case 4: members.append("\"\(Self.escaped(key))\":\(value)")
+            default: members.append("\"\(key)\":\(value)")
+            }
+            if random.range(0, 9) == 0 { members.append("\"extra\(random.range(0, 3))\":\(wrongValue())") }
+        }
+        return "{" + members.joined(separator: random.range(0, 3) == 0 ? " , " : ",") + "}"
+    }
+
+    private static func escaped(_ key: String) -> String {
+        guard let first = key.unicodeScalars.first else { return key }
+        return String(format: "\\u%04x", first.value) + String(key.unicodeScalars.dropFirst())
+    }
+
+    private mutating func wrongValue() -> String {
+        ["\"text\"", "12", "-3.5", "true", "null", "[]", "{}", "[1,2]", "{\"key\":\"k\"}"][random.range(0, 8)]
+    }
+
+    private mutating func child(depth: Int) -> String {
+        var fields: [(String, String)] = [("key", string()), ("value", integer(bits: 64))]
+        if depth > 0, random.range(0, 2) == 0 { fields.append(("nested", array { $0.child(depth: depth - 1) })) }
+        return object(&fields)
+    }
+
+    private mutating func array(_ element: (inout ModelDocuments) -> String) -> String {
+        var items: [String] = []
+        for _ in 0..<random.range(0, 4) {
+            items.append(faulty && random.range(0, 19) == 0 ? wrongValue() : element(&self))
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// Integers in every spelling, sized around the limits of a `bits`-wide type (faulty
+    /// documents only: the others keep to spellings of small values).
+    mutating func integer(bits: Int) -> String {
+        let limit = bits >= 64 ? "18446744073709551615" : String(1 << bits)
+        switch faulty ? random.range(0, 11) : [0, 1, 2, 3, 10][random.range(0, 4)] {
+        case 0: return "-0"
+        case 1: return "\(random.range(0, 99)).0"
+        case 2: return "\(random.range(1, 9))e\(random.range(0, 1))"
+        case 3: return "\(random.range(1, 9))0E-1"
+        case 4: return "\(random.range(0, 9)).5"
+        case 5: return limit
+        case 6: return "-" + limit
+        case 7: return String(Int64.min)
+        case 8: return String(Int64.max)
+        case 9: return "1" + String(repeating: "0", count: random.range(15, 25))
+        default: return String(random.range(bits > 8 ? -1_000 : -100, bits > 8 ? 1_000 : 100))
+        }
+    }
+
+    /// Floating-point numbers, including ones a `Float` cannot hold and ones that round to zero.
+    mutating func number() -> String {
+        switch faulty ? random.range(0, 9) : random.range(2, 9) {
+        case 0: return "1e39"
+        case 1: return "1e-50"
+        case 2: return "-0.0"
+        case 3: return "3.4028235e38"
+        case 4: return "\(random.range(-99, 99)).\(random.range(0, 999))e\(random.range(-30, 30))"
+        case 5: return "12345678901234567890123"
+        case 6: return "0.1"
+        default: return "\(random.range(-1_000, 1_000)).\(random.range(0, 99))"
+        }
+    }
+
+    mutating func string() -> String {
+        let pieces = ["a", "é", "\\n", "\\u00e9", "\\ud83d\\ude00", "z", "\\\"", "中", "\\/"]
+        return "\"" + (0..<random.range(0, 6)).map { _ in pieces[random.range(0, pieces.count - 1)] }.joined() + "\""
+    }
+
+    /// Timestamps in the common form, valid and not, and in forms only a formatter reads.
+    mutating func timestamp() -> String {
+        let year = [1970, 2024, 2000, 1900, 1583, 1582, 9999, 2100, 1600][random.range(0, 8)]
+        let month = random.range(0, 13)
+        let day = random.range(0, 32)
+        let hour = random.range(0, 24)
+        let minute = random.range(0, 60)
+        let second = random.range(0, 60)
+        let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
+        switch random.range(0, 9) {
+        case 0: return base + "+02:00"
+        case 1: return base + ".123Z"
+        case 2: return base
+        case 3: return base + "z"
+        case 4: return base.replacingOccurrences(of: "T", with: " ") + "Z"
+        case 5: return base + "-0530"
+        default: return base + "Z"
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import HTTPSerialization
+
+@Suite("JSON decoder: options, paths and hostile documents")
+struct JSONBodyDecoderTests {
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String, _ configure: (inout JSONBodyDecoder) -> Void = { _ in }) throws -> T {
+        var decoder = JSONBodyDecoder()
+        configure(&decoder)
+        return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    struct Event: Decodable, Equatable {
+        var at: Date
+        var payload: Data
+    }
+
+    @Test("date strategies read seconds, milliseconds, ISO 8601 (with a format) and custom forms")
+    func dateStrategies() throws {
+        let noon = Date(timeIntervalSince1970: 1_714_564_800)
+        #expect(try Self.decode([Date].self, "[1714564800]") { $0.dateDecodingStrategy = .secondsSince1970 } == [noon])
+        #expect(try Self.decode([Date].self, "[1714564800000]") { $0.dateDecodingStrategy = .millisecondsSince1970 } == [noon])
+        #expect(try Self.decode([Date].self, #"["2024-05-01T12:00:00Z", "2024-05-01T14:00:00+02:00"]"#) { $0.dateDecodingStrategy = .iso8601 } == [noon, noon])
+        #expect(try Self.decode([Date].self, "[736257600]") == [noon])
+        let fractional = try Self.decode([Date].self, #"["2024-05-01T12:00:00.250Z"]"#) {
+            $0.dateDecodingStrategy = .formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        }
+        #expect(fractional == [noon.addingTimeInterval(0.25)])
+        let custom = try Self.decode([Date].self, #"["noon"]"#) {
+            $0.dateDecodingStrategy = .custom { decoder in
+                try decoder.singleValueContainer().decode(String.self) == "noon" ? noon : .distantPast
+            }
+        }
+        #expect(custom == [noon])
+        #expect(throws: DecodingError.self) { try Self.decode([Date].self, #"["2024-05-01"]"#) { $0.dateDecodingStrategy = .iso8601 } }
+    }
+
+    @Test("data reads as Base64 by default, as bytes when deferred; bad Base64 is corrupted data at its path")
+    func dataStrategies() throws {
+        let event = try Self.decode(Event.self, #"{"at": 0, "payload": "aGk="}"#)
+        #expect(event.payload == Data("hi".utf8))
+        let bytes = try Self.decode(Event.self, #"{"at": 0, "payload": [104, 105]}"#) { $0.dataDecodingStrategy = .deferredToData }
+        #expect(bytes.payload == Data("hi".utf8))
+        do {
+            _ = try Self.decode(Event.self, #"{"at": 0, "payload": "not base64!"}"#)
+            Issue.record("bad Base64 was accepted")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["payload"])
+        }
+    }
+
+    @Test("non-conforming floats come from the strings named for them, and only then")
+    func nonConformingFloats() throws {
+        let values = try Self.decode([Double].self, #"["+inf", "-inf", "nan", 1.5]"#) {
+            $0.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        #expect(values[0] == .infinity && values[1] == -.infinity && values[2].isNaN && values[3] == 1.5)
+        #expect(throws: DecodingError.self) { try Self.decode([Double].self, #"["+inf"]"#) }
+    }
+
+    @Test("a custom key strategy sees the path to each key; userInfo reaches init(from:)")
+    func customKeysAndUserInfo() throws {
+        struct Tagged: Decodable {
+            var name: String
+            var tag: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                name = try container.decode(String.self, forKey: .name)
+                tag = decoder.userInfo[CodingUserInfoKey(rawValue: "tag")!] as? String ?? ""
+            }
+            enum CodingKeys: String, CodingKey { case name }
+        }
+        let value = try Self.decode(Tagged.self, #"{"NAME": "x"}"#) {
+            $0.keyDecodingStrategy = .custom { path in JSONCodingKey(stringValue: path.last!.stringValue.lowercased()) }
+            $0.userInfo[CodingUserInfoKey(rawValue: "tag")!] = "t"
+        }
+        #expect(value.name == "x" && value.tag == "t")
+    }
+
+    @Test("integers read exactly from any spelling of an integer, up to 128 bits, and refuse fractions")
+    func integers() throws {
+        #expect(try Self.decode([Int].self, "[1.0, 12e1, 1200E-2, -0, 9223372036854775807, -9223372036854775808]")
+                == [1, 120, 12, 0, .max, .min])
+        #expect(try Self.decode([UInt64].self, "[18446744073709551615]") == [.max])
+        if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+            #expect(try Self.decode([Int128].self, "[-170141183460469231731687303715884105728]") == [.min])
+        }
+        for bad in ["[1.5]", "[9223372036854775808]", "[1e19]", "[0.1e1000]"] {
+            #expect(throws: DecodingError.self, "\(bad)") { try Self.decode([Int].self, bad) }
+        }
+        #expect(throws: DecodingError.self) { try Self.decode([UInt8].self, "[-1]") }
+    }
+
+    struct Node: Decodable {
+        var next: [Node]
+    }
+
+    @Test("nesting past the depth limit is corrupted data, never a crash, on a small stack too")
+    func deepNesting() async throws {
+        // 500 levels (an object and an array each), within the default limit of 512.
+        let deep = String(repeating: #"{"next":["#, count: 250) + String(repeating: "]}", count: 250)
+        let tooDeep = String(repeating: #"{"next":["#, count: 100_000) + String(repeating: "]}", count: 100_000)
+        await FoundationBridgeTests.onThread(stackSize: 4 << 20) {
+            #expect((try? Self.decode(Node.self, deep)) != nil)
+            do {
+                _ = try Self.decode(Node.self, tooDeep)
+                Issue.record("100,000 levels decoded")
+            } catch DecodingError.dataCorrupted(let context) {
+                #expect((context.underlyingError as? JSONReadingError)?.reason == .nestingTooDeep(limit: 512))
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
+
+    @Test("nested containers, super decoders and failed reads report the paths JSONDecoder reports")
+    func pathsThroughNestedContainers() throws {
+        struct Outer: Decodable {
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: JSONCodingKey.self)
+                var list = try container.nestedUnkeyedContainer(forKey: JSONCodingKey(stringValue: "list"))
+                #expect(list.codingPath.map(\.stringValue) == ["list"])
+                _ = try list.decode(Int.self)
+                let inner = try list.nestedContainer(keyedBy: JSONCodingKey.self)
+                #expect(inner.codingPath.map(\.stringValue) == ["list", "Index 1"])
+                let superDecoder = try inner.superDecoder(forKey: JSONCodingKey(stringValue: "x"))
+                #expect(try superDecoder.singleValueContainer().decode(Int.self) == 3)
+                #expect(superDecoder.codingPath.map(\.stringValue) == ["list", "Index 1", "x"])
+                do {
+                    _ = try inner.decode(String.self, forKey: JSONCodingKey(stringValue: "x"))
+                    Issue.record("a number read as a string")
+                } catch DecodingError.typeMismatch(_, let context) {
+                    #expect(context.codingPath.map(\.stringValue) == ["list", "Index 1", "x"])
+                }
+                // A failed read leaves the element in place.
+                #expect(throws: DecodingError.self) { try list.decode(String.self) }
+                #expect(try list.decode(Bool.self))
+                #expect(list.isAtEnd)
+            }
+        }
+        _ = try Self.decode(Outer.self, #"{"list": [1, {"x": 3}, true]}"#)
+    }
+
+    @Test("a decoder kept after decode returns still reads its document")
+    func keptDecoderStaysValid() throws {
+        final class Keeper: Decodable, @unchecked Sendable {
+            // Written once in init(from:) and read after; the test touches it from one thread.
+            let decoder: any Decoder
+            init(from decoder: any Decoder) throws { self.decoder = decoder }
+        }
+        for text in [#"{"a": "short"}"#, #"{"a": "\#(String(repeating: "long ", count: 40))"}"#] {
+            let kept = try Self.decode(Keeper.self, text)
+            let container = try kept.decoder.container(keyedBy: JSONCodingKey.self)
+            #expect(try container.decode(String.self, forKey: JSONCodingKey(stringValue: "a")).hasPrefix(text.contains("long") ? "long" : "short"))
+        }
+    }
+
+    @Test("DecodableResponseSerializer decodes with JSONBodyDecoder by default")
+    func serializerDefault() throws {
+        let serializer = DecodableResponseSerializer([Int].self)
+        #expect(serializer.decoder is JSONBodyDecoder)
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        #expect(try serializer.responseObject(for: response, data: Data("[1,2]".utf8)) == [1, 2])
+    }
+}
