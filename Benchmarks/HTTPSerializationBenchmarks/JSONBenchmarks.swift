@@ -8,8 +8,8 @@ import SeededGenerators
 
 /// BENCHMARKS.md §6: the 19.9 MB JSON document, through our serializers and raw Foundation.
 enum JSONBenchmarks {
-    struct Record: Decodable, Equatable {
-        struct Address: Decodable, Equatable { var street: String; var city: String; var zip: String }
+    struct Record: Codable, Equatable {
+        struct Address: Codable, Equatable { var street: String; var city: String; var zip: String }
         var id: Int
         var uuid: String
         var name: String
@@ -121,5 +121,45 @@ enum JSONBenchmarks {
         if let decoder = rss[3].1, let ours = rss[4].1, ours > 0 {
             recordRatio("json-decodable-peak-rss-vs-jsondecoder", decoder / ours, target: 1)
         }
+    }
+
+    /// The JSON writer on the §3 query set: our bytes from the `ParameterValue` against
+    /// `JSONSerialization.data` from the same `[String: Any]`, default layout.
+    @MainActor
+    static func runWriter(quick: Bool, runs: Int) {
+        let set = Inputs.querySet(keys: quick ? 1_000 : 10_000)
+        // Sorted, the two outputs must be the same bytes.
+        let ours = try? set.parameters.jsonData(options: .sortedKeys)
+        check(ours != nil && ours == (try? JSONSerialization.data(withJSONObject: set.foundation, options: .sortedKeys)),
+              "JSON writer output differs from JSONSerialization's")
+        let times = fastest(runs: runs, [
+            { consume(try? JSONSerialization.data(withJSONObject: set.foundation)) },
+            { consume(try? set.parameters.jsonData()) },
+            { consume(try? ParameterValue(any: set.foundation).jsonData()) },
+        ])
+        let megabytes = Double(ours?.count ?? 0) / 1e6
+        print("")
+        print("JSON request body, BENCHMARKS.md §3 set, \(ours?.count ?? 0) bytes")
+        print("  JSONSerialization.data     \(format(megabytes / times[0])) MB/s")
+        print("  ParameterValue.jsonData    \(format(megabytes / times[1])) MB/s, \(format(times[0] / times[1], 2))x JSONSerialization   (target >= 5x)")
+        print("  … from the [String: Any]   \(format(megabytes / times[2])) MB/s, \(format(times[0] / times[2], 2))x JSONSerialization")
+        recordRatio("json-writer-vs-jsonserialization", times[0] / times[1], target: 5)
+
+        // Encodable models: the §6 records written back, ours against JSONEncoder.
+        guard let records = try? JSONBodyDecoder().decode([Record].self, from: document(objects: quick ? 500 : 56_000)) else {
+            return check(false, "the §6 records did not decode")
+        }
+        let encoded = try? JSONBodyEncoder().encode(records)
+        check(encoded.flatMap { try? ParameterValue(json: $0) } == (try? ParameterValue(json: JSONEncoder().encode(records))),
+              "JSONBodyEncoder and JSONEncoder write different records")
+        let encodeTimes = fastest(runs: max(1, runs / 3), [
+            { consume(try? JSONEncoder().encode(records)) },
+            { consume(try? JSONBodyEncoder().encode(records)) },
+        ])
+        let encodedMegabytes = Double(encoded?.count ?? 0) / 1e6
+        print("Encodable request body, \(records.count) §6 records, \(encoded?.count ?? 0) bytes")
+        print("  JSONEncoder                \(format(encodedMegabytes / encodeTimes[0])) MB/s")
+        print("  JSONBodyEncoder            \(format(encodedMegabytes / encodeTimes[1])) MB/s, \(format(encodeTimes[0] / encodeTimes[1], 2))x JSONEncoder   (target >= 3x)")
+        recordRatio("json-encodable-vs-jsonencoder", encodeTimes[0] / encodeTimes[1], target: 3)
     }
 }

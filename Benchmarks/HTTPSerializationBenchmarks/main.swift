@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|multipart]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart]`: every figure is
 // a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -39,6 +39,9 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     case "json-decodable":
         let data = JSONBenchmarks.document(objects: 56_000)
         for _ in 0..<10 { consume(try? JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
+    case "json-encodable":
+        let records = try JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
+        for _ in 0..<5 { consume(try? JSONBodyEncoder().encode(records)) }
     case "multipart":
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-profile-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -51,7 +54,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable or multipart")
+        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable, json-encodable or multipart")
         exit(2)
     }
     exit(0)
@@ -169,7 +172,10 @@ if section("query") {
 
 // MARK: JSON responses, BENCHMARKS.md §6
 
-if section("json") { JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5) }
+if section("json") {
+    JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+    JSONBenchmarks.runWriter(quick: quick, runs: runs)
+}
 
 // MARK: Multipart, BENCHMARKS.md §5
 

@@ -47,6 +47,14 @@ struct ReadmeTourTests {
         #expect(form.httpBody == Data("key=value".utf8))
         let json = try JSONRequestSerializer().request(method: "POST", urlString: "https://example.com/items", parameters: ["key": "value"])
         #expect(json.httpBody == Data(#"{"key":"value"}"#.utf8))
+        struct Order: Encodable { var orderID: Int; var placedAt: Date }
+        var encoder = JSONBodyEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        let order = try JSONRequestSerializer().request(method: "POST", urlString: "https://example.com/orders",
+                                                        body: Order(orderID: 7, placedAt: Date(timeIntervalSince1970: 0)), encoder: encoder)
+        #expect(try order.httpBody.map { try ParameterValue(json: $0) } == ["order_id": 7, "placed_at": "1970-01-01T00:00:00Z"])
+        #expect(order.value(forHTTPHeaderField: "Content-Type") == "application/json")
         var plist = PropertyListRequestSerializer()
         plist.format = .binary
         let binary = try plist.request(method: "POST", urlString: "https://example.com", parameters: ["key": "value"])

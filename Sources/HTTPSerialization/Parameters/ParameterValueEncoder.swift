@@ -17,8 +17,13 @@ extension ParameterValue {
     ///   levels, ``HTTPSerializationError/invalidParameter(path:reason:)`` when nothing was
     ///   encoded, and any error the model's own `encode(to:)` throws, unchanged.
     public init(encoding value: some Encodable, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
+        try self.init(encoding: value, maximumDepth: maximumDepth, json: nil)
+    }
+
+    /// With `json`, dates, data, keys and non-finite floats follow its strategies.
+    init(encoding value: some Encodable, maximumDepth: Int, json: JSONBodyEncoder?) throws {
         let root = EncodingNode()
-        try ParameterEncoder(node: root, codingPath: [], maximumDepth: maximumDepth).encodeValue(value)
+        try ParameterEncoder(node: root, codingPath: [], maximumDepth: maximumDepth, json: json).encodeValue(value)
         guard let result = root.finish() else {
             throw HTTPSerializationError.invalidParameter(
                 path: "", reason: "\(type(of: value)) did not encode any value")
@@ -64,6 +69,7 @@ final class EncodingNode {
     }
 
     var unkeyedCount: Int { unkeyedChildren?.count ?? 0 }
+    var isEmpty: Bool { value == nil && keyedChildren == nil && unkeyedChildren == nil }
 
     /// Builds the value without recursion, so model depth is bounded only by the encoder's limit.
     func finish() -> ParameterValue? {
@@ -115,7 +121,9 @@ struct ParameterEncoder: Encoder {
     let node: EncodingNode
     let codingPath: [any CodingKey]
     let maximumDepth: Int
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// JSON body strategies, or nil to keep dates and data as their own cases.
+    let json: JSONBodyEncoder?
+    var userInfo: [CodingUserInfoKey: Any] { json?.userInfo.mapValues { $0 as Any } ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         node.makeKeyed()
@@ -132,7 +140,7 @@ struct ParameterEncoder: Encoder {
     }
 
     func nested(_ node: EncodingNode, key: any CodingKey) -> ParameterEncoder {
-        ParameterEncoder(node: node, codingPath: codingPath + [key], maximumDepth: maximumDepth)
+        ParameterEncoder(node: node, codingPath: codingPath + [key], maximumDepth: maximumDepth, json: json)
     }
 
     /// Encodes one value into this encoder's node, keeping Foundation's special types whole.
@@ -141,11 +149,73 @@ struct ParameterEncoder: Encoder {
         try checkDepth()
         switch value {
         case let value as ParameterValue: try set(value)
-        case let value as Date: node.set(.date(value))
-        case let value as Data: node.set(.data(value))
+        case let value as Date:
+            guard let json else { return node.set(.date(value)) }
+            try encode(value, json.dateEncodingStrategy)
+        case let value as Data:
+            guard let json else { return node.set(.data(value)) }
+            try encode(value, json.dataEncodingStrategy)
         case let value as URL: node.set(.string(value.absoluteString))
         case let value as Decimal: node.set(.decimal(value))
+        case let value as any JSONStringKeyedDictionaryEncodable where json.map({ !$0.keysAsWritten }) ?? false:
+            // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
+            try value.encodeEntries(to: self)
         default: try value.encode(to: self)
+        }
+    }
+
+    private func encode(_ date: Date, _ strategy: JSONBodyEncoder.DateEncodingStrategy) throws {
+        switch strategy {
+        case .deferredToDate: try date.encode(to: self)
+        case .secondsSince1970: try setFloatingPoint(date.timeIntervalSince1970, date)
+        case .millisecondsSince1970: try setFloatingPoint(1000 * date.timeIntervalSince1970, date)
+        case .iso8601: node.set(.string(date.formatted(.iso8601)))
+        case .formatted(let style): node.set(.string(style.format(date)))
+        case .custom(let write): try writeOrEmpty { try write(date, self) }
+        }
+    }
+
+    private func encode(_ data: Data, _ strategy: JSONBodyEncoder.DataEncodingStrategy) throws {
+        switch strategy {
+        case .deferredToData: try data.encode(to: self)
+        case .base64: node.set(.string(data.base64EncodedString()))
+        case .custom(let write): try writeOrEmpty { try write(data, self) }
+        }
+    }
+
+    /// Runs a custom strategy; one that writes nothing leaves an empty object, as `JSONEncoder` does.
+    private func writeOrEmpty(_ write: () throws -> Void) throws {
+        try write()
+        if node.isEmpty { node.makeKeyed() }
+    }
+
+    /// A floating-point number; in a JSON body, infinity and NaN follow the float strategy.
+    func setFloatingPoint<Original>(_ value: Double, _ original: Original) throws {
+        if let json, !value.isFinite {
+            guard case .convertToString(let infinity, let negativeInfinity, let nan) = json.nonConformingFloatEncodingStrategy else {
+                throw EncodingError.invalidValue(original, EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Unable to encode \(value) directly in JSON. Use a convertToString strategy to encode it."))
+            }
+            return try set(.string(value.isNaN ? nan : value > 0 ? infinity : negativeInfinity))
+        }
+        try set(.double(value))
+    }
+
+    /// A `Float`: in a JSON body, written as its own shortest text (`0.1`, not `0.10000000149011612`).
+    func setFloat(_ value: Float) throws {
+        if json != nil, value.isFinite, let decimal = Decimal(string: value.description) {
+            return try set(.decimal(decimal))
+        }
+        try setFloatingPoint(Double(value), value)
+    }
+
+    /// The key written for a coding key, after the JSON key strategy.
+    func writtenKey(_ key: some CodingKey) -> String {
+        switch json?.keyEncodingStrategy {
+        case nil, .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return JSONKeyConversion.snakeCase(fromCamelCase: key.stringValue)
+        case .custom(let convert): return convert(codingPath + [key]).stringValue
         }
     }
 
@@ -188,14 +258,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func child(_ key: some CodingKey) -> ParameterEncoder {
-        encoder.nested(encoder.node.child(forKey: key.stringValue), key: key)
+        encoder.nested(encoder.node.child(forKey: encoder.writtenKey(key)), key: key)
     }
 
     mutating func encodeNil(forKey key: Key) throws { try child(key).set(.null) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { try child(key).set(.bool(value)) }
     mutating func encode(_ value: String, forKey key: Key) throws { try child(key).set(.string(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try child(key).set(.double(value)) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try child(key).set(.double(Double(value))) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try child(key).setFloatingPoint(value, value) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try child(key).setFloat(value) }
     mutating func encode(_ value: Int, forKey key: Key) throws { try child(key).set(.int(value)) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
@@ -235,8 +305,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { try next().set(.null) }
     mutating func encode(_ value: Bool) throws { try next().set(.bool(value)) }
     mutating func encode(_ value: String) throws { try next().set(.string(value)) }
-    mutating func encode(_ value: Double) throws { try next().set(.double(value)) }
-    mutating func encode(_ value: Float) throws { try next().set(.double(Double(value))) }
+    mutating func encode(_ value: Double) throws { try next().setFloatingPoint(value, value) }
+    mutating func encode(_ value: Float) throws { try next().setFloat(value) }
     mutating func encode(_ value: Int) throws { try next().set(.int(value)) }
     mutating func encode(_ value: Int8) throws { try next().set(.int(Int(value))) }
     mutating func encode(_ value: Int16) throws { try next().set(.int(Int(value))) }
@@ -267,8 +337,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { try encoder.set(.null) }
     mutating func encode(_ value: Bool) throws { try encoder.set(.bool(value)) }
     mutating func encode(_ value: String) throws { try encoder.set(.string(value)) }
-    mutating func encode(_ value: Double) throws { try encoder.set(.double(value)) }
-    mutating func encode(_ value: Float) throws { try encoder.set(.double(Double(value))) }
+    mutating func encode(_ value: Double) throws { try encoder.setFloatingPoint(value, value) }
+    mutating func encode(_ value: Float) throws { try encoder.setFloat(value) }
     mutating func encode(_ value: Int) throws { try encoder.set(.int(value)) }
     mutating func encode(_ value: Int8) throws { try encoder.set(.int(Int(value))) }
     mutating func encode(_ value: Int16) throws { try encoder.set(.int(Int(value))) }
@@ -280,4 +350,18 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try encoder.set(.int(Int(value))) }
     mutating func encode(_ value: UInt64) throws { try encoder.set(ParameterValue(integer: value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
+}
+
+/// `[String: Value]` in a JSON body with a key strategy: entries keep their keys.
+protocol JSONStringKeyedDictionaryEncodable {
+    func encodeEntries(to encoder: ParameterEncoder) throws
+}
+
+extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Value: Encodable {
+    func encodeEntries(to encoder: ParameterEncoder) throws {
+        encoder.node.makeKeyed()
+        for (key, value) in self {
+            try encoder.nested(encoder.node.child(forKey: key), key: ParameterCodingKey(stringValue: key)).encodeValue(value)
+        }
+    }
 }

@@ -16,7 +16,8 @@ import FoundationNetworking
 @dynamicMemberLookup
 public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
     public var base: HTTPRequestSerializer
-    /// Options for `JSONSerialization`; `.fragmentsAllowed` lets a bare scalar be the body.
+    /// Layout options, spelled as `JSONSerialization`'s and written the same way by the
+    /// package's own writer; `.fragmentsAllowed` lets a bare scalar be the body.
     public var writingOptions: JSONSerialization.WritingOptions
 
     public init(base: HTTPRequestSerializer = HTTPRequestSerializer(), writingOptions: JSONSerialization.WritingOptions = []) {
@@ -33,18 +34,35 @@ public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
         }
     }
 
-    /// JSON bytes for a parameter tree, checked so that `JSONSerialization` can neither fail
-    /// unexpectedly nor crash (it aborts on a top-level scalar without `.fragmentsAllowed`).
+    /// Serializes an `Encodable` model as the JSON body, written with `encoder`'s strategies
+    /// (dates, data, keys, layout); methods that carry parameters in the URI get it as a query.
+    ///
+    /// ```swift
+    /// struct Order: Encodable { var id: Int; var placed: Date }
+    /// var encoder = JSONBodyEncoder()
+    /// encoder.dateEncodingStrategy = .iso8601
+    /// let request = try JSONRequestSerializer().request(
+    ///     method: "POST", urlString: "https://example.com/orders", body: Order(id: 1, placed: .now), encoder: encoder)
+    /// ```
+    public func serialize(_ request: URLRequest, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> URLRequest {
+        let tree = try ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth, json: encoder)
+        return try base.serializeBody(request, parameters: tree, contentType: "application/json") {
+            try $0.jsonData(options: encoder.outputFormatting.union(.fragmentsAllowed), maximumDepth: base.maximumParameterDepth)
+        }
+    }
+
+    /// A request to `urlString` whose JSON body is `model`, written with `encoder`'s strategies.
+    public func request(method: String, urlString: String, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> URLRequest {
+        try serialize(base.makeRequest(method: method, urlString: urlString), body: model, encoder: encoder)
+    }
+
+    /// JSON bytes for a parameter tree, from the package's own writer.
     static func data(for parameters: ParameterValue, options: JSONSerialization.WritingOptions, maximumDepth: Int) throws -> Data {
-        if !parameters.isContainer, !options.contains(.fragmentsAllowed) {
-            throw HTTPSerializationError.invalidJSONParameters(
-                reason: "A top-level scalar needs the .fragmentsAllowed writing option.")
-        }
-        let object = try FoundationObjectConversion.object(from: parameters, for: .json, maximumDepth: maximumDepth)
-        do {
-            return try JSONSerialization.data(withJSONObject: object, options: options)
-        } catch {
-            throw HTTPSerializationError.invalidJSONParameters(reason: error.localizedDescription, underlying: error as NSError)
-        }
+        var writing: JSONWritingOptions = []
+        if options.contains(.prettyPrinted) { writing.insert(.prettyPrinted) }
+        if options.contains(.sortedKeys) { writing.insert(.sortedKeys) }
+        if options.contains(.withoutEscapingSlashes) { writing.insert(.withoutEscapingSlashes) }
+        if options.contains(.fragmentsAllowed) { writing.insert(.fragmentsAllowed) }
+        return try parameters.jsonData(options: writing, maximumDepth: maximumDepth)
     }
 }

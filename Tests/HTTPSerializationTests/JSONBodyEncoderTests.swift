@@ -1,0 +1,137 @@
+import Foundation
+import SeededGenerators
+import Testing
+@testable import HTTPSerialization
+
+@Suite("JSON encoder: JSONEncoder's options through the package's writer")
+struct JSONBodyEncoderTests {
+    struct Item: Encodable {
+        var itemID: Int
+        var displayName: String
+        var myURLValue: URL?
+        var price: Double
+        var weight: Float
+        var createdAt: Date
+        var payload: Data
+        var tags: [String]
+        var counts: [String: Int]
+        var child: [Item]
+        var optionalNote: String?
+    }
+
+    static func item(_ random: inout SplitMix64, depth: Int) -> Item {
+        Item(
+            itemID: random.range(-1_000_000, 1_000_000),
+            displayName: ["a/b", "x\"y", "é中😀", "line\nbreak", ""][random.range(0, 4)],
+            myURLValue: random.range(0, 1) == 0 ? URL(string: "https://example.com/p?q=\(random.range(0, 9))") : nil,
+            price: [0.1, -0.0, 1e16, 1e-7, Double(random.range(-1_000, 1_000)) / 8, 12.5][random.range(0, 5)],
+            weight: [0.1, 3.25, 1e10, -7][random.range(0, 3)],
+            createdAt: Date(timeIntervalSince1970: Double(random.range(0, 2_000_000_000)) + [0, 0.5, 0.001][random.range(0, 2)]),
+            payload: Data((0..<random.range(0, 9)).map { _ in UInt8(random.range(0, 255)) }),
+            tags: (0..<random.range(0, 3)).map { "t\($0)" },
+            counts: Dictionary(uniqueKeysWithValues: (0..<random.range(0, 3)).map { ("someKey\($0)", $0) }),
+            child: depth > 0 && random.range(0, 2) == 0 ? [item(&random, depth: depth - 1)] : [],
+            optionalNote: random.range(0, 1) == 0 ? "note" : nil)
+    }
+
+    /// Both encoders configured alike for one of several option sets.
+    static func pair(_ variant: Int) -> (JSONBodyEncoder, JSONEncoder) {
+        var ours = JSONBodyEncoder()
+        let theirs = JSONEncoder()
+        ours.outputFormatting = .sortedKeys
+        theirs.outputFormatting = .sortedKeys
+        switch variant % 4 {
+        case 0: break
+        case 1:
+            ours.keyEncodingStrategy = .convertToSnakeCase
+            theirs.keyEncodingStrategy = .convertToSnakeCase
+            ours.dateEncodingStrategy = .iso8601
+            theirs.dateEncodingStrategy = .iso8601
+        case 2:
+            ours.dateEncodingStrategy = .secondsSince1970
+            theirs.dateEncodingStrategy = .secondsSince1970
+            ours.dataEncodingStrategy = .deferredToData
+            theirs.dataEncodingStrategy = .deferredToData
+        default:
+            ours.dateEncodingStrategy = .millisecondsSince1970
+            theirs.dateEncodingStrategy = .millisecondsSince1970
+            ours.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            theirs.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        }
+        return (ours, theirs)
+    }
+
+    @Test("2,000 seeded models encode to the same JSON as JSONEncoder gives, under each option set")
+    func matchesJSONEncoder() throws {
+        var random = SplitMix64(seed: 2_024)
+        for round in 0..<2_000 {
+            let model = Self.item(&random, depth: 2)
+            let (ours, theirs) = Self.pair(round)
+            let mine = try ParameterValue(json: ours.encode(model))
+            let expected = try ParameterValue(json: theirs.encode(model))
+            let difference = JSONNumbers.difference(mine, expected)
+            #expect(difference == nil, "round \(round): \(difference ?? "")")
+            if difference != nil { return }
+        }
+    }
+
+    @Test("snake-case keys convert as JSONEncoder converts them; dictionary keys stay")
+    func snakeCase() throws {
+        let keys = ["orderID", "myURLValue", "URL", "a", "already_snake", "twoWords", "HTTPRequest", "x1Y2", "éÉé", "simple", "ABCdef"]
+        for key in keys {
+            #expect(JSONKeyConversion.snakeCase(fromCamelCase: key) == Self.foundationSnakeCase(key), "\(key)")
+        }
+    }
+
+    /// `JSONEncoder`'s spelling of one key, read from its output.
+    static func foundationSnakeCase(_ key: String) -> String {
+        struct One: Encodable {
+            let key: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: JSONCodingKey.self)
+                try container.encode(1, forKey: JSONCodingKey(stringValue: key))
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let object = try! JSONSerialization.jsonObject(with: encoder.encode(One(key: key))) as! [String: Any]
+        return object.keys.first!
+    }
+
+    @Test("non-conforming floats throw at their path, or become the strings named for them")
+    func nonConformingFloats() throws {
+        struct Reading: Encodable { var values: [Double] }
+        do {
+            _ = try JSONBodyEncoder().encode(Reading(values: [1, .nan]))
+            Issue.record("NaN was written")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["values", "1"])
+        }
+        var encoder = JSONBodyEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        #expect(try encoder.encode(Reading(values: [.infinity, -.infinity, .nan])) == Data(#"{"values":["+inf","-inf","nan"]}"#.utf8))
+    }
+
+    @Test("custom date and data strategies write through the encoder; writing nothing is an empty object")
+    func customStrategies() throws {
+        struct Stamp: Encodable { var at: Date; var blob: Data }
+        var encoder = JSONBodyEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode("day \(Int(date.timeIntervalSince1970) / 86_400)")
+        }
+        encoder.dataEncodingStrategy = .custom { _, _ in }
+        let body = try encoder.encode(Stamp(at: Date(timeIntervalSince1970: 86_400 * 3), blob: Data([1])))
+        #expect(body == Data(#"{"at":"day 3","blob":{}}"#.utf8))
+    }
+
+    @Test("a model with a Date goes out as a JSON request body")
+    func requestBodyWithDate() throws {
+        struct Order: Encodable { var id: Int; var placed: Date }
+        var encoder = JSONBodyEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(Order(id: 1, placed: Date(timeIntervalSince1970: 0))) == Data(#"{"id":1,"placed":"1970-01-01T00:00:00Z"}"#.utf8))
+    }
+}
