@@ -86,6 +86,17 @@ public struct JSONBodyEncoder: Sendable {
     ///   model that encodes nothing; ``HTTPSerializationError`` past the depth limit; and any
     ///   error the model's own `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
+        // Models are usually encoded in order, each key once: then the text is written as
+        // `encode(to:)` runs. Sorting keys, or any other order, takes the tree below.
+        if !outputFormatting.contains(.sortedKeys) {
+            let streaming = JSONStreamingEncoder(options: self)
+            do {
+                return Data(try streaming.encode(value))
+            } catch {
+                // Only a model the stream could not follow goes on (a model may wrap errors).
+                if !streaming.failed { throw error }
+            }
+        }
         let tree = try ParameterValue(encoding: value, maximumDepth: maximumDepth, json: self)
         return try tree.jsonData(options: outputFormatting.union(.fragmentsAllowed), maximumDepth: maximumDepth)
     }

@@ -73,11 +73,10 @@ struct JSONWriter {
         while true {
             switch value {
             case .array(let array):
-                output.append(UInt8(ascii: "["))
+                openContainer(isObject: false)
                 stack.append(Frame(elements: array.elements, isObject: false))
-                if pretty { output.append(UInt8(ascii: "\n")) }
             case .dictionary(let dictionary):
-                output.append(UInt8(ascii: "{"))
+                openContainer(isObject: true)
                 var frame = Frame(isObject: true)
                 if sortsKeys {
                     frame.keys = JSONKeyOrder.sorted(dictionary.entries.keys)
@@ -91,22 +90,16 @@ struct JSONWriter {
                     }
                 }
                 stack.append(frame)
-                if pretty { output.append(UInt8(ascii: "\n")) }
             default:
-                try writeScalar(value, stack: stack)
+                try writeScalar(value) { Self.path(of: stack) }
             }
             // Move to the next value, closing every container that has none left.
             while let top = stack.indices.last {
                 let frame = stack[top]
                 if frame.next < frame.count {
-                    if frame.next > 0 {
-                        output.append(UInt8(ascii: ","))
-                        if pretty { output.append(UInt8(ascii: "\n")) }
-                    }
-                    if pretty { indent(stack.count) }
+                    separator(first: frame.next == 0, level: stack.count)
                     if frame.isObject {
-                        writeString(frame.keys[frame.next])
-                        output.append(contentsOf: pretty ? " : ".utf8 : ":".utf8)
+                        key(frame.keys[frame.next])
                         value = frame.values[frame.next]
                     } else {
                         value = frame.elements[frame.next]
@@ -115,57 +108,92 @@ struct JSONWriter {
                     break
                 }
                 stack.removeLast()
-                if pretty {
-                    output.append(UInt8(ascii: "\n"))
-                    indent(stack.count)
-                }
-                output.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                closeContainer(isObject: frame.isObject, level: stack.count)
             }
             if stack.isEmpty { return }
         }
+    }
+
+    /// The path of the value just reached, from the open containers.
+    private static func path(of stack: [Frame]) -> ParameterPath {
+        var path = ParameterPath()
+        for frame in stack {
+            path = path.appending(frame.isObject ? .key(frame.keys[frame.next - 1]) : .index(frame.next - 1))
+        }
+        return path
+    }
+
+    // MARK: Pieces (shared with the streaming encoder)
+
+    mutating func openContainer(isObject: Bool) {
+        output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        if pretty { output.append(UInt8(ascii: "\n")) }
+    }
+
+    /// What goes before a value at nesting `level`: a comma unless it is the first, and in
+    /// pretty output a line break and indentation.
+    mutating func separator(first: Bool, level: Int) {
+        if !first {
+            output.append(UInt8(ascii: ","))
+            if pretty { output.append(UInt8(ascii: "\n")) }
+        }
+        if pretty { indent(level) }
+    }
+
+    mutating func key(_ key: String) {
+        writeString(key)
+        output.append(contentsOf: pretty ? " : ".utf8 : ":".utf8)
+    }
+
+    /// Closes a container whose parent is at nesting `level`.
+    mutating func closeContainer(isObject: Bool, level: Int) {
+        if pretty {
+            output.append(UInt8(ascii: "\n"))
+            indent(level)
+        }
+        output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+
+    /// A number already written as JSON text, less a trailing `.0` as `JSONSerialization` writes it.
+    mutating func writeNumberText(_ text: String) {
+        var text = text
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        output.append(contentsOf: text.utf8)
     }
 
     private mutating func indent(_ level: Int) {
         output.append(contentsOf: repeatElement(0x20, count: 2 * level))
     }
 
-    private mutating func writeScalar(_ value: ParameterValue, stack: [Frame]) throws {
+    /// A string, number, boolean or null; `path` names the value for an error.
+    mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
+        func refusal(_ reason: String) -> HTTPSerializationError {
+            FoundationObjectConversion.refusal(.json, path: path(), reason: reason)
+        }
         switch value {
         case .string(let string):
             writeString(string)
         case .int(let int):
             writeInteger(int)
         case .double(let double):
-            guard double.isFinite else { throw refusal("\(double) is not a JSON number", stack: stack) }
-            var text = double.description
-            // `JSONSerialization` writes integral doubles without their ".0".
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            output.append(contentsOf: text.utf8)
+            guard double.isFinite else { throw refusal("\(double) is not a JSON number") }
+            writeNumberText(double.description)
         case .decimal(let decimal):
-            guard !decimal.isNaN else { throw refusal("NaN is not a JSON number", stack: stack) }
+            guard !decimal.isNaN else { throw refusal("NaN is not a JSON number") }
             output.append(contentsOf: decimal.description.utf8)
         case .bool(let flag):
             output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
         case .null:
             output.append(contentsOf: "null".utf8)
         case .data:
-            throw refusal("binary data has no JSON form; encode it as a string first", stack: stack)
+            throw refusal("binary data has no JSON form; encode it as a string first")
         case .date:
-            throw refusal("a date has no JSON form; encode it as a string or number first", stack: stack)
+            throw refusal("a date has no JSON form; encode it as a string or number first")
         case .set:
-            throw refusal("a set has no JSON form; use an array", stack: stack)
+            throw refusal("a set has no JSON form; use an array")
         case .array, .dictionary:
             preconditionFailure("containers are opened by write(_:)")
         }
-    }
-
-    /// The error for the value just reached, with its path from the open containers.
-    private func refusal(_ reason: String, stack: [Frame]) -> HTTPSerializationError {
-        var path = ParameterPath()
-        for frame in stack {
-            path = path.appending(frame.isObject ? .key(frame.keys[frame.next - 1]) : .index(frame.next - 1))
-        }
-        return FoundationObjectConversion.refusal(.json, path: path, reason: reason)
     }
 
     private mutating func writeInteger(_ value: Int) {
@@ -183,35 +211,68 @@ struct JSONWriter {
 
     /// A string in quotes, escaped as `JSONSerialization` escapes it: `"`, `\`, `/` (unless
     /// told not to) and control characters; everything else as its UTF-8 bytes.
-    private mutating func writeString(_ string: String) {
+    mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapesSlashes) else {
-                    continue
-                }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                output.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
-                default:
-                    output.append(contentsOf: "u00".utf8)
-                    output.append(Self.hexDigits[Int(byte >> 4)])
-                    output.append(Self.hexDigits[Int(byte & 0xF)])
-                }
+            var index = 0
+            while let found = nextEscape(in: bytes, from: index) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<found]))
+                writeEscape(bytes[found])
+                index = found + 1
+                runStart = index
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapesSlashes)
+    }
+
+    /// The first byte at or after `start` that must be escaped, eight bytes at a time.
+    private func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        var index = start
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                // Bytes below 0x20 (a byte with its top bit set is never one), quotes, backslashes, slashes.
+                var flags = (word &- 0x20 &* ones) & ~word & highs
+                flags |= hasZero(word ^ (UInt64(UInt8(ascii: "\"")) &* ones)) | hasZero(word ^ (UInt64(UInt8(ascii: "\\")) &* ones))
+                if escapesSlashes { flags |= hasZero(word ^ (UInt64(UInt8(ascii: "/")) &* ones)) }
+                if flags != 0 {
+                    // The lowest flagged byte is exact; later ones may be false alarms, so rescan from there.
+                    return index + flags.trailingZeroBitCount / 8
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if needsEscape(bytes[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func writeEscape(_ byte: UInt8) {
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
+        default:
+            output.append(contentsOf: "u00".utf8)
+            output.append(Self.hexDigits[Int(byte >> 4)])
+            output.append(Self.hexDigits[Int(byte & 0xF)])
+        }
     }
 }
 

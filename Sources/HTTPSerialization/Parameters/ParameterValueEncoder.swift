@@ -234,11 +234,15 @@ struct ParameterEncoder: Encoder {
     }
 
     static func describe(_ codingPath: [any CodingKey]) -> String {
+        path(codingPath).description
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> ParameterPath {
         var path = ParameterPath()
         for key in codingPath {
             path = path.appending(key.intValue.map { .index($0) } ?? .key(key.stringValue))
         }
-        return path.description
+        return path
     }
 }
 
