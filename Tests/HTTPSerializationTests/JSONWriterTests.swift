@@ -33,6 +33,26 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("writer, reader, writer: the same value, and from the second pass on the same bytes")
+    func writeReadWrite() throws {
+        var random = SplitMix64(seed: 4_627)
+        let layouts: [JSONWritingOptions] = [.sortedKeys, [.sortedKeys, .prettyPrinted], [.sortedKeys, .withoutEscapingSlashes]]
+        for round in 0..<1_000 {
+            var generator = ParameterTreeGenerator(random: random)
+            let value = generator.container(depth: 5)
+            random = generator.random
+            let options = layouts[round % layouts.count]
+            // A decimal such as 1e-10 is written as 0.0000000001 and read back as a double,
+            // which is written 1e-10: values stay equal, bytes settle after one pass.
+            let first = try value.jsonData(options: options)
+            let second = try ParameterValue(json: first).jsonData(options: options)
+            let third = try ParameterValue(json: second).jsonData(options: options)
+            #expect(JSONNumbers.difference(try ParameterValue(json: first), try ParameterValue(json: second)) == nil)
+            #expect(second == third, "round \(round): \(String(decoding: second, as: UTF8.self))")
+            if second != third { return }
+        }
+    }
+
     @Test("unsorted output reads back as the same tree")
     func unsortedRoundTrip() throws {
         var random = SplitMix64(seed: 17)
