@@ -6,21 +6,33 @@ let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// What an app resolves depends on this manifest alone: SwiftPM skips dependencies that only
+// test targets use, and those of traits the app does not enable. So the library needs
+// nothing but Foundation, the async-http-client bridge is the opt-in trait below, and the
+// server pieces, the tool and the benchmarks live in the nested package `Development/`,
+// which the tests reach and which library users never resolve.
+let asyncHTTPClientTrait: Set<String> = ["AsyncHTTPClient"]
+
 let package = Package(
     name: "swift-http-serialization",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "HTTPSerialization", targets: ["HTTPSerialization"]),
-        .library(name: "EchoServer", targets: ["EchoServer"]),
         .library(name: "HTTPSerializationAsyncHTTPClient", targets: ["HTTPSerializationAsyncHTTPClient"]),
-        .executable(name: "httpser", targets: ["httpser"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Builds HTTPSerializationAsyncHTTPClient, which sends requests and streamed multipart bodies with swift-server/async-http-client."
+        ),
     ],
     dependencies: [
-        // Server pieces and test peers only; the HTTPSerialization library uses Foundation alone.
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Test-only: the echo server, the tool and the seeded generators, and an independent
+        // multipart parser to check our bodies against.
+        .package(path: "Development"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // The library: Foundation, plus the system's libpng and libjpeg on Linux for images.
@@ -37,80 +49,31 @@ let package = Package(
                 .linkedLibrary("jpeg", .when(platforms: [.linux])),
             ]
         ),
-        // SHA-256 for digest checks and echo reports; not a product.
-        .target(
-            name: "Checksums",
-            dependencies: ["CSHA256"],
-            swiftSettings: strictness
-        ),
-        .target(name: "CSHA256"),
-        // Seeded inputs shared by the benchmarks and the property tests; not a product.
-        .target(
-            name: "SeededGenerators",
-            swiftSettings: strictness
-        ),
-        // A loopback HTTP server that reports exactly what it received.
-        .target(
-            name: "EchoServer",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "Checksums",
-            ],
-            swiftSettings: strictness
-        ),
-        // Sends serialized requests and streamed multipart bodies with async-http-client.
+        // Sends serialized requests and streamed multipart bodies with async-http-client;
+        // empty unless the app enables the `AsyncHTTPClient` trait.
         .target(
             name: "HTTPSerializationAsyncHTTPClient",
             dependencies: [
                 "HTTPSerialization",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClientTrait)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
             ],
-            swiftSettings: strictness
-        ),
-        // The command-line tool's logic, testable in-process.
-        .target(
-            name: "HTTPSerCLI",
-            dependencies: [
-                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "EchoServer", "Checksums",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            swiftSettings: strictness
-        ),
-        // `swift run httpser demo`: the package's main job.
-        .executableTarget(
-            name: "httpser",
-            dependencies: ["HTTPSerCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "HTTPSerializationTests",
             dependencies: [
-                "HTTPSerialization", "SeededGenerators", "EchoServer", "HTTPSerializationAsyncHTTPClient", "HTTPSerCLI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // An independent multipart parser to check our bodies against.
-                .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                "CImageCodecs",
-            ],
-            swiftSettings: strictness
-        ),
-        // `swift run -c release httpser-bench`: ratios against peers measured in the same run.
-        .executableTarget(
-            name: "httpser-bench",
-            dependencies: [
-                "HTTPSerialization", "SeededGenerators", "Checksums", "EchoServer", "HTTPSerializationAsyncHTTPClient",
+                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "CImageCodecs",
+                .product(name: "EchoServer", package: "Development"),
+                .product(name: "HTTPSerCLI", package: "Development"),
+                .product(name: "SeededGenerators", package: "Development"),
+                .product(name: "Checksums", package: "Development"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            path: "Benchmarks/HTTPSerializationBenchmarks",
             swiftSettings: strictness
         ),
     ]

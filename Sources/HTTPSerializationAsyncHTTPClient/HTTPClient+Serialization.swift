@@ -1,3 +1,6 @@
+// The bridge exists only with the package trait `AsyncHTTPClient`, so apps that do not use it
+// never resolve async-http-client and swift-nio.
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 #if canImport(FoundationNetworking)
@@ -127,3 +130,6 @@ extension HTTPClient {
         return SerializedResponse(output: try serializer.responseObject(for: http, data: body), response: http, data: body)
     }
 }
+#else
+#warning("HTTPSerializationAsyncHTTPClient is empty: enable the trait, .package(url: ..., from: ..., traits: [\"AsyncHTTPClient\"])")
+#endif

@@ -1,0 +1,91 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The package's development side: the loopback echo server, the `httpser` tool and the
+// benchmarks, with the dependencies they need. It sits in its own package so that apps
+// depending on swift-http-serialization never resolve swift-nio, async-http-client,
+// swift-argument-parser or multipart-kit. The root package's tests depend on it, which is
+// also what lets `swift run httpser demo` and `swift run httpser-bench` work from the root.
+
+let strictness: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Development",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "EchoServer", targets: ["EchoServer"]),
+        .library(name: "HTTPSerCLI", targets: ["HTTPSerCLI"]),
+        .library(name: "SeededGenerators", targets: ["SeededGenerators"]),
+        .library(name: "Checksums", targets: ["Checksums"]),
+        .executable(name: "httpser", targets: ["httpser"]),
+        .executable(name: "httpser-bench", targets: ["httpser-bench"]),
+    ],
+    dependencies: [
+        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // SHA-256 for digest checks and echo reports.
+        .target(
+            name: "Checksums",
+            dependencies: ["CSHA256"],
+            swiftSettings: strictness
+        ),
+        .target(name: "CSHA256"),
+        // Seeded inputs shared by the benchmarks and the property tests.
+        .target(
+            name: "SeededGenerators",
+            swiftSettings: strictness
+        ),
+        // A loopback HTTP server that reports exactly what it received.
+        .target(
+            name: "EchoServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "Checksums",
+            ],
+            swiftSettings: strictness
+        ),
+        // The command-line tool's logic, testable in-process.
+        .target(
+            name: "HTTPSerCLI",
+            dependencies: [
+                "EchoServer", "Checksums",
+                .product(name: "HTTPSerialization", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationAsyncHTTPClient", package: "swift-http-serialization"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictness
+        ),
+        // `swift run httpser demo`: the package's main job.
+        .executableTarget(
+            name: "httpser",
+            dependencies: ["HTTPSerCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictness
+        ),
+        // `swift run -c release httpser-bench`: ratios against peers measured in the same run.
+        .executableTarget(
+            name: "httpser-bench",
+            dependencies: [
+                "SeededGenerators", "Checksums", "EchoServer",
+                .product(name: "HTTPSerialization", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationAsyncHTTPClient", package: "swift-http-serialization"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HTTPSerializationBenchmarks",
+            swiftSettings: strictness
+        ),
+    ]
+)
