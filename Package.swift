@@ -27,6 +27,7 @@ let package = Package(
         ),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Test-only: the echo server, the tool and the seeded generators, and an independent
@@ -38,7 +39,7 @@ let package = Package(
         // The library: Foundation, plus the system's libpng and libjpeg on Linux for images.
         .target(
             name: "HTTPSerialization",
-            dependencies: ["CImageCodecs"],
+            dependencies: ["CImageCodecs", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictness
         ),
         // PNG and JPEG decoding with the libraries' longjmp error paths kept in C.
@@ -73,6 +74,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictness
         ),

@@ -3,8 +3,9 @@ import Foundation
 /// How the package's JSON writer lays out its output; the names are
 /// `JSONSerialization.WritingOptions`'s, and so is the output for each.
 public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The same bits as `JSONSerialization.WritingOptions`, so archived options carry over.
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// Line breaks and two-space indentation, `"key" : value` in objects.
     public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
@@ -12,9 +13,9 @@ public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
     /// letters ignoring case (`"a_b" < "a2" < "a10" < "B"`), lower case first among ties.
     public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
     /// `/` written as is rather than as `\/`.
-    public static let withoutEscapingSlashes = JSONWritingOptions(rawValue: 1 << 2)
+    public static let withoutEscapingSlashes = JSONWritingOptions(rawValue: 1 << 3)
     /// A bare string, number, boolean or null may be the whole document.
-    public static let fragmentsAllowed = JSONWritingOptions(rawValue: 1 << 3)
+    public static let fragmentsAllowed = JSONWritingOptions(rawValue: 1 << 2)
 }
 
 extension ParameterValue {

@@ -76,6 +76,11 @@ enum PercentEscaping {
 }
 
 extension UInt8 {
+    /// `A`–`Z` or `a`–`z`.
+    var isASCIILetter: Bool {
+        (self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z")
+    }
+
     /// `A`–`Z`, `a`–`z` or `0`–`9`.
     var isASCIIAlphanumeric: Bool {
         switch self {

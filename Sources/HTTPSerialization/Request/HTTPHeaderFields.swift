@@ -32,29 +32,55 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
         for field in fields { try setValue(field.value, forHTTPHeaderField: field.name) }
     }
 
-    /// The value of a field, matched case-insensitively, or nil.
+    /// The value of a field, matched case-insensitively, or nil; a repeated field's values
+    /// joined with `", "`, as `URLRequest` and `HTTPFields` read them.
     public func value(forHTTPHeaderField name: String) -> String? {
-        index(of: name).map { fields[$0].value }
+        var joined: String?
+        for field in fields where Self.namesMatch(field.name, name) {
+            joined = joined.map { $0 + ", " + field.value } ?? field.value
+        }
+        return joined
     }
 
-    /// Sets, replaces or, with `nil`, removes a field.
+    /// Sets, replaces or, with `nil`, removes a field. A repeated field keeps its first
+    /// position and loses its other occurrences.
     ///
     /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` when the name is
     ///   not an RFC 9110 token or the value holds CR, LF, NUL or another control character.
     public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) throws {
         try Self.validate(name: name, value: value)
-        let existing = index(of: name)
-        switch (value, existing) {
-        case (let value?, let index?): fields[index].value = value
-        case (let value?, nil): fields.append(Field(name: name, value: value))
-        case (nil, let index?): fields.remove(at: index)
-        case (nil, nil): break
+        guard let first = index(of: name) else {
+            if let value { fields.append(Field(name: name, value: value)) }
+            return
+        }
+        if let value {
+            fields[first].value = value
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if Self.namesMatch(fields[index].name, name) { fields.remove(at: index) } else { index += 1 }
+            }
+        } else {
+            fields.removeAll { Self.namesMatch($0.name, name) }
         }
     }
 
-    /// The fields as a dictionary, AFNetworking's `HTTPRequestHeaders`.
+    /// Adds a field after the others, keeping any with the same name: `Set-Cookie` and other
+    /// fields that are sent once per value.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    public mutating func addValue(_ value: String, forHTTPHeaderField name: String) throws {
+        try Self.validate(name: name, value: value)
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// The fields as a dictionary, AFNetworking's `HTTPRequestHeaders`; a repeated field's
+    /// values are joined with `", "`.
     public var dictionary: [String: String] {
-        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        var result: [String: String] = [:]
+        for field in fields where result.keys.allSatisfy({ !Self.namesMatch($0, field.name) }) {
+            result[field.name] = value(forHTTPHeaderField: field.name)
+        }
+        return result
     }
 
     public var count: Int { fields.count }
@@ -108,8 +134,10 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
 extension HTTPHeaderFields: Codable {
     /// Encoded as an ordered list of `{name, value}` objects, since order matters.
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.singleValueContainer().decode([Field].self)
-        try self.init(fields)
+        self.init()
+        for field in try decoder.singleValueContainer().decode([Field].self) {
+            try addValue(field.value, forHTTPHeaderField: field.name)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -27,12 +27,8 @@ extension HTTPRequestSerializerComposing {
         method: String, urlString: String, parameters: ParameterValue? = nil, boundary: String? = nil,
         constructingBody: (inout MultipartFormData) throws -> Void = { _ in }
     ) throws -> URLRequest {
-        var form = try boundary.map(MultipartFormData.init(boundary:)) ?? MultipartFormData()
-        if let parameters {
-            try form.appendParts(from: parameters, style: base.queryStringStyle, stringEncoding: base.stringEncoding)
-        }
-        try constructingBody(&form)
-        return try request(method: method, urlString: urlString, multipartForm: form)
+        try request(method: method, urlString: urlString,
+                    multipartForm: makeMultipartForm(parameters: parameters, boundary: boundary, constructingBody: constructingBody))
     }
 
     /// A request that sends `form`: the serializer's headers and properties, the form's
@@ -41,15 +37,10 @@ extension HTTPRequestSerializerComposing {
     /// Keep `form` to send the same body another way (``MultipartFormData/chunks(size:)``
     /// for async transports, ``MultipartFormData/writeEncodedBody(to:progress:)`` for a file upload).
     public func request(method: String, urlString: String, multipartForm form: MultipartFormData) throws -> URLRequest {
-        guard !["GET", "HEAD"].contains(method.uppercased()) else {
-            throw HTTPSerializationError.multipartMethodNotAllowed(method)
-        }
-        var request = try base.applyingHeaders(to: base.makeRequest(method: method, urlString: urlString))
-        guard !form.isEmpty else { return request }
-        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
-        request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
-        request.httpBodyStream = form.makeInputStream()
-        return request
+        try HTTPRequestSerializer.checkMultipartMethod(method)
+        let request = try base.makeRequest(method: method, urlString: urlString)
+        let parts = try request.serializationParts()
+        return try request.applying(base.multipartRequest(parts.request, form: form), fragment: parts.target.fragment)
     }
 
     /// Writes a request's body stream to a file and returns the request without it: for

@@ -1,14 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Serializes parameters as a query string or an `application/x-www-form-urlencoded` body:
 /// AFNetworking's `AFHTTPRequestSerializer` as a value type.
 ///
-/// It is also the shared base of ``JSONRequestSerializer`` and
-/// ``PropertyListRequestSerializer``: default headers, authorization, request properties
-/// and the methods whose parameters go in the URI all live here.
+/// It is also the shared base of ``JSONRequestSerializer`` and the property-list serializer:
+/// default headers, authorization, request properties and the methods whose parameters go in
+/// the URI all live here.
 ///
 /// ```swift
 /// var serializer = HTTPRequestSerializer()
@@ -20,7 +18,7 @@ import FoundationNetworking
 public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// Builds the query string from parameters in place of the built-in encoder; its output
     /// is used verbatim (not escaped) and an error it throws propagates unchanged.
-    public typealias QueryStringSerialization = @Sendable (URLRequest, ParameterValue) throws -> String
+    public typealias QueryStringSerialization = @Sendable (HTTPRequest, ParameterValue) throws -> String
 
     /// The encoding of the form body's bytes (the escaped text itself is ASCII).
     public var stringEncoding: String.Encoding = .utf8
@@ -36,14 +34,19 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// Parameter trees nested deeper than this are refused with a typed error.
     public var maximumParameterDepth: Int = ParameterValue.defaultMaximumDepth
 
-    /// Applied to requests made by `request(method:urlString:parameters:)` only when set, so
-    /// `URLRequest`'s own defaults stay in force otherwise.
+    /// The `URLRequest` timeout, applied to requests made by `request(method:urlString:parameters:)`
+    /// only when set, so `URLRequest`'s own defaults stay in force otherwise.
     public var timeoutInterval: TimeInterval?
-    public var cachePolicy: URLRequest.CachePolicy?
+    /// `URLRequest.allowsCellularAccess`, applied only when set.
     public var allowsCellularAccess: Bool?
+    /// `URLRequest.httpShouldHandleCookies`, applied only when set.
     public var httpShouldHandleCookies: Bool?
+    /// `URLRequest.httpShouldUsePipelining`, applied only when set.
     public var httpShouldUsePipelining: Bool?
-    public var networkServiceType: URLRequest.NetworkServiceType?
+    /// `URLRequest.CachePolicy`'s raw value; read and written as `cachePolicy`.
+    package var cachePolicyRawValue: UInt?
+    /// `URLRequest.NetworkServiceType`'s raw value; read and written as `networkServiceType`.
+    package var networkServiceTypeRawValue: UInt?
 
     /// A serializer with AFNetworking's default headers: `Accept-Language` from the preferred
     /// languages and a `User-Agent` naming this program and system.
@@ -67,95 +70,101 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         set { self = newValue }
     }
 
-    public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
+    public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
         var request = try applyingHeaders(to: request)
         let query = try parameters.map { try queryString(for: request, parameters: $0) }
-        if encodesParametersInURI(request) {
+        if encodesParametersInURI(request.method) {
             if let query, !query.isEmpty {
-                guard let url = request.url else { throw HTTPSerializationError.invalidURL("") }
-                request.url = try URLQueryInsertion.url(url, appendingQuery: query)
+                var target = RequestTarget(request)
+                target.appendQuery(query)
+                try target.validate()
+                request.path = target.pathAndQuery
             }
-        } else {
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            }
-            // An empty body is a valid form; AFNetworking sends one when parameters are nil.
-            guard let body = (query ?? "").data(using: stringEncoding, allowLossyConversion: false) else {
-                throw HTTPSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
-            }
-            request.httpBody = body
+            return SerializedRequest(request: request, body: body)
         }
-        return request
+        if request.headerFields[.contentType] == nil {
+            request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        }
+        // An empty body is a valid form; AFNetworking sends one when parameters are nil.
+        guard let data = (query ?? "").data(using: stringEncoding, allowLossyConversion: false) else {
+            throw HTTPSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
+        }
+        return SerializedRequest(request: request, body: .bytes(data))
     }
 
-    /// Whether `request`'s method carries parameters in the URI.
-    public func encodesParametersInURI(_ request: URLRequest) -> Bool {
-        let method = request.httpMethod ?? "GET"
-        return methodsEncodingParametersInURI.contains { $0.caseInsensitiveCompare(method) == .orderedSame }
+    /// Whether `method` carries parameters in the URI.
+    public func encodesParametersInURI(_ method: HTTPRequest.Method) -> Bool {
+        methodsEncodingParametersInURI.contains { HTTPHeaderFields.namesMatch($0, method.rawValue) }
     }
 
-    /// The request, checked (``Foundation/URLRequest/validateForSending()``), with the default
-    /// headers it lacks added.
+    /// The request, checked (``HTTPTypes/HTTPRequest/validateForSending()``), with the default
+    /// headers it lacks added after its own.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)``,
-    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)`` or ``HTTPSerializationError/invalidURL(_:)``
-    ///   when the request would corrupt what goes on the wire.
-    public func applyingHeaders(to request: URLRequest) throws -> URLRequest {
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` or
+    ///   ``HTTPSerializationError/invalidURL(_:)`` when the request would corrupt what goes on
+    ///   the wire.
+    public func applyingHeaders(to request: HTTPRequest) throws -> HTTPRequest {
         try request.validateForSending()
-        var request = request
-        for field in headers where request.value(forHTTPHeaderField: field.name) == nil {
-            request.setValue(field.value, forHTTPHeaderField: field.name)
+        var result = request
+        for field in headers {
+            guard let name = HTTPField.Name(field.name), request.headerFields[name] == nil else { continue }
+            result.headerFields.append(HTTPField(name: name, value: field.value))
         }
-        return request
+        return result
     }
 
     /// The shape every body format shares: URI methods get a query string from this
     /// serializer; others get the default headers, `contentType` unless one is set, and the
     /// body `encode` makes, when there are parameters.
-    func serializeBody(
-        _ request: URLRequest, parameters: ParameterValue?, contentType: String,
+    package func serializeBody(
+        _ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?, contentType: String,
         encode: (ParameterValue) throws -> Data
-    ) throws -> URLRequest {
-        if encodesParametersInURI(request) {
-            return try serialize(request, parameters: parameters)
+    ) throws -> SerializedRequest {
+        if encodesParametersInURI(request.method) {
+            return try serialize(request, body: body, parameters: parameters)
         }
         var request = try applyingHeaders(to: request)
-        guard let parameters else { return request }
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        guard let parameters else { return SerializedRequest(request: request, body: body) }
+        if request.headerFields[.contentType] == nil {
+            request.headerFields[.contentType] = contentType
         }
-        request.httpBody = try encode(parameters)
-        return request
+        return SerializedRequest(request: request, body: .bytes(try encode(parameters)))
     }
 
-    /// A request for a checked method and URL string, with the request properties that were set.
-    func makeRequest(method: String, urlString: String) throws -> URLRequest {
-        guard HTTPHeaderFields.isToken(method) else { throw HTTPSerializationError.invalidHTTPMethod(method) }
+    /// A checked method, for either request form. `URLRequest` sends GET, HEAD, POST, PUT,
+    /// DELETE and CONNECT in upper case however they were written, so both forms do.
+    package static func checkedMethod(_ method: String) throws -> HTTPRequest.Method {
+        guard HTTPHeaderFields.isToken(method), let checked = HTTPRequest.Method(method) else {
+            throw HTTPSerializationError.invalidHTTPMethod(method)
+        }
+        for standard in uppercasedMethods where HTTPHeaderFields.namesMatch(standard.rawValue, method) {
+            return standard
+        }
+        return checked
+    }
+
+    private static let uppercasedMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .connect]
+
+    /// A parsed URL, for either request form.
+    package static func checkedURL(_ urlString: String) throws -> URL {
         guard let url = URL(string: urlString, encodingInvalidCharacters: false) else {
             throw HTTPSerializationError.invalidURL(urlString)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        applyRequestProperties(to: &request)
-        return request
+        return url
     }
 
-    func applyRequestProperties(to request: inout URLRequest) {
-        if let timeoutInterval { request.timeoutInterval = timeoutInterval }
-        if let cachePolicy { request.cachePolicy = cachePolicy }
-        if let allowsCellularAccess { request.allowsCellularAccess = allowsCellularAccess }
-        if let httpShouldHandleCookies { request.httpShouldHandleCookies = httpShouldHandleCookies }
-        if let httpShouldUsePipelining { Self.setPipelining(httpShouldUsePipelining, on: &request) }
-        if let networkServiceType { request.networkServiceType = networkServiceType }
+    /// An `HTTPRequest` for a checked method and URL string, in origin form (`/` for an
+    /// empty path); the fragment is dropped, as it never goes on the wire.
+    func makeHTTPRequest(method: String, urlString: String) throws -> HTTPRequest {
+        let method = try Self.checkedMethod(method)
+        var target = RequestTarget(try Self.checkedURL(urlString).absoluteString)
+        if target.authority != nil, !target.pathAndQuery.hasPrefix("/") {
+            target.pathAndQuery = "/" + target.pathAndQuery
+        }
+        return HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.pathAndQuery)
     }
 
-    /// Foundation deprecates pipelining but AFNetworking exposes it, so it is set through a
-    /// protocol requirement rather than the deprecated member directly.
-    private static func setPipelining<Request: PipeliningConfigurable>(_ value: Bool, on request: inout Request) {
-        request.httpShouldUsePipelining = value
-    }
-
-    private func queryString(for request: URLRequest, parameters: ParameterValue) throws -> String {
+    private func queryString(for request: HTTPRequest, parameters: ParameterValue) throws -> String {
         if let queryStringSerialization {
             return try queryStringSerialization(request, parameters)
         }
@@ -163,9 +172,3 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         return HTTPSerialization.queryString(from: parameters, style: queryStringStyle)
     }
 }
-
-protocol PipeliningConfigurable {
-    var httpShouldUsePipelining: Bool { get set }
-}
-
-extension URLRequest: PipeliningConfigurable {}

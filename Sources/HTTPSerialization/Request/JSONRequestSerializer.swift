@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Serializes parameters as a JSON body: AFNetworking's `AFJSONRequestSerializer`.
 ///
@@ -16,11 +14,11 @@ import FoundationNetworking
 @dynamicMemberLookup
 public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
     public var base: HTTPRequestSerializer
-    /// Layout options, spelled as `JSONSerialization`'s and written the same way by the
-    /// package's own writer; `.fragmentsAllowed` lets a bare scalar be the body.
-    public var writingOptions: JSONSerialization.WritingOptions
+    /// Layout options, spelled and written as `JSONSerialization`'s by the package's own
+    /// writer; `.fragmentsAllowed` lets a bare scalar be the body.
+    public var writingOptions: JSONWritingOptions
 
-    public init(base: HTTPRequestSerializer = HTTPRequestSerializer(), writingOptions: JSONSerialization.WritingOptions = []) {
+    public init(base: HTTPRequestSerializer = HTTPRequestSerializer(), writingOptions: JSONWritingOptions = []) {
         self.base = base
         self.writingOptions = writingOptions
     }
@@ -28,9 +26,9 @@ public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
     /// - Throws: ``HTTPSerializationError/invalidJSONParameters(reason:underlying:)`` for
     ///   sets, data, dates, NaN, infinity, or a top-level scalar without `.fragmentsAllowed`;
     ///   ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past the depth limit.
-    public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
-        try base.serializeBody(request, parameters: parameters, contentType: "application/json") {
-            try Self.data(for: $0, options: writingOptions, maximumDepth: base.maximumParameterDepth)
+    public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
+        try base.serializeBody(request, body: body, parameters: parameters, contentType: "application/json") {
+            try $0.jsonData(options: writingOptions, maximumDepth: base.maximumParameterDepth)
         }
     }
 
@@ -44,25 +42,24 @@ public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
     /// let request = try JSONRequestSerializer().request(
     ///     method: "POST", urlString: "https://example.com/orders", body: Order(id: 1, placed: .now), encoder: encoder)
     /// ```
-    public func serialize(_ request: URLRequest, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> URLRequest {
-        let tree = try ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth, json: encoder)
-        return try base.serializeBody(request, parameters: tree, contentType: "application/json") {
-            try $0.jsonData(options: encoder.outputFormatting.union(.fragmentsAllowed), maximumDepth: base.maximumParameterDepth)
+    public func serialize(_ request: HTTPRequest, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> SerializedRequest {
+        var encoder = encoder
+        encoder.maximumDepth = base.maximumParameterDepth
+        if base.encodesParametersInURI(request.method) {
+            let tree = try ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth, json: encoder)
+            return try base.serialize(request, body: .none, parameters: tree)
         }
+        // Written straight from the model, so keys keep the order `encode(to:)` gives them.
+        let body = try encoder.encode(model)
+        var request = try base.applyingHeaders(to: request)
+        if request.headerFields[.contentType] == nil {
+            request.headerFields[.contentType] = "application/json"
+        }
+        return SerializedRequest(request: request, body: .bytes(body))
     }
 
-    /// A request to `urlString` whose JSON body is `model`, written with `encoder`'s strategies.
-    public func request(method: String, urlString: String, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> URLRequest {
-        try serialize(base.makeRequest(method: method, urlString: urlString), body: model, encoder: encoder)
-    }
-
-    /// JSON bytes for a parameter tree, from the package's own writer.
-    static func data(for parameters: ParameterValue, options: JSONSerialization.WritingOptions, maximumDepth: Int) throws -> Data {
-        var writing: JSONWritingOptions = []
-        if options.contains(.prettyPrinted) { writing.insert(.prettyPrinted) }
-        if options.contains(.sortedKeys) { writing.insert(.sortedKeys) }
-        if options.contains(.withoutEscapingSlashes) { writing.insert(.withoutEscapingSlashes) }
-        if options.contains(.fragmentsAllowed) { writing.insert(.fragmentsAllowed) }
-        return try parameters.jsonData(options: writing, maximumDepth: maximumDepth)
+    /// An `HTTPRequest` to `urlString` whose JSON body is `model`, written with `encoder`'s strategies.
+    public func httpRequest(method: String, urlString: String, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> SerializedRequest {
+        try serialize(base.makeHTTPRequest(method: method, urlString: urlString), body: model, encoder: encoder)
     }
 }

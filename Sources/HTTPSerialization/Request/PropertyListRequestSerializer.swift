@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Serializes parameters as a property-list body: AFNetworking's
 /// `AFPropertyListRequestSerializer`, XML by default and binary on request.
@@ -31,8 +29,8 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
 
     /// - Throws: ``HTTPSerializationError/invalidPropertyListParameters(reason:underlying:)``
     ///   for null, sets, or the OpenStep format (Foundation crashes writing it).
-    public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
-        try base.serializeBody(request, parameters: parameters, contentType: "application/x-plist", encode: data(for:))
+    public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
+        try base.serializeBody(request, body: body, parameters: parameters, contentType: "application/x-plist", encode: data(for:))
     }
 
     private func data(for parameters: ParameterValue) throws -> Data {

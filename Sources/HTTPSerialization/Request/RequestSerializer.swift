@@ -1,16 +1,23 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Turns a request and parameters into the request to send: AFNetworking's
-/// `requestBySerializingRequest:withParameters:error:`.
+/// `requestBySerializingRequest:withParameters:error:`, over swift-http-types.
 ///
-/// Conform to it to plug a body format of your own into code written against the protocol.
+/// Conform to it to plug a body format of your own into code written against the protocol;
+/// the `URLRequest` form (`serialize(_:parameters:)` taking a `URLRequest`) comes with the
+/// `HTTPSerialization` product for every conformer.
 public protocol RequestSerializer: Sendable {
-    /// Returns `request` with default headers applied and `parameters` encoded into its URL
-    /// or body; the input request is never changed.
-    func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest
+    /// Returns `request` with default headers applied and `parameters` encoded into its target
+    /// or body; a serializer that has nothing to encode returns `body` as it came.
+    func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest
+}
+
+extension RequestSerializer {
+    /// Serializes a request that has no body yet.
+    public func serialize(_ request: HTTPRequest, parameters: ParameterValue?) throws -> SerializedRequest {
+        try serialize(request, body: .none, parameters: parameters)
+    }
 }
 
 /// A serializer built around an ``HTTPRequestSerializer`` that holds its shared behaviour:
@@ -61,18 +68,18 @@ extension HTTPRequestSerializerComposing {
         try? setValue(nil, forHTTPHeaderField: "Authorization")
     }
 
-    /// Builds a request for a method and URL string, applies the request properties that
-    /// were set, and serializes the parameters into it.
+    /// Builds an `HTTPRequest` for a method and URL string and serializes the parameters into
+    /// it: the swift-http-types form of `request(method:urlString:parameters:)`.
     ///
     /// ```swift
-    /// let request = try HTTPRequestSerializer().request(
+    /// let serialized = try HTTPRequestSerializer().httpRequest(
     ///     method: "GET", urlString: "https://example.com/search", parameters: ["q": "swift"])
-    /// // https://example.com/search?q=swift
+    /// serialized.request.path  // "/search?q=swift"
     /// ```
     ///
     /// - Throws: ``HTTPSerializationError/invalidURL(_:)``,
     ///   ``HTTPSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
-    public func request(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> URLRequest {
-        try serialize(base.makeRequest(method: method, urlString: urlString), parameters: parameters)
+    public func httpRequest(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> SerializedRequest {
+        try serialize(base.makeHTTPRequest(method: method, urlString: urlString), parameters: parameters)
     }
 }

@@ -29,11 +29,13 @@ extension HTTPRequestSerializer: Codable {
             maximumParameterDepth = depth
         }
         timeoutInterval = try container.decodeIfPresent(TimeInterval.self, forKey: .timeoutInterval)
-        cachePolicy = try container.decodeRawValue(URLRequest.CachePolicy.self, forKey: .cachePolicy)
+        cachePolicyRawValue = try container.decodeKnownRawValue(
+            forKey: .cachePolicy, known: Self.cachePolicyRawValues, of: "URLRequest.CachePolicy")
         allowsCellularAccess = try container.decodeIfPresent(Bool.self, forKey: .allowsCellularAccess)
         httpShouldHandleCookies = try container.decodeIfPresent(Bool.self, forKey: .httpShouldHandleCookies)
         httpShouldUsePipelining = try container.decodeIfPresent(Bool.self, forKey: .httpShouldUsePipelining)
-        networkServiceType = try container.decodeRawValue(URLRequest.NetworkServiceType.self, forKey: .networkServiceType)
+        networkServiceTypeRawValue = try container.decodeKnownRawValue(
+            forKey: .networkServiceType, known: Self.networkServiceTypeRawValues, of: "URLRequest.NetworkServiceType")
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,11 +51,11 @@ extension HTTPRequestSerializer: Codable {
         try container.encode(queryStringStyle, forKey: .queryStringStyle)
         try container.encode(maximumParameterDepth, forKey: .maximumParameterDepth)
         try container.encodeIfPresent(timeoutInterval, forKey: .timeoutInterval)
-        try container.encodeIfPresent(cachePolicy?.rawValue, forKey: .cachePolicy)
+        try container.encodeIfPresent(cachePolicyRawValue, forKey: .cachePolicy)
         try container.encodeIfPresent(allowsCellularAccess, forKey: .allowsCellularAccess)
         try container.encodeIfPresent(httpShouldHandleCookies, forKey: .httpShouldHandleCookies)
         try container.encodeIfPresent(httpShouldUsePipelining, forKey: .httpShouldUsePipelining)
-        try container.encodeIfPresent(networkServiceType?.rawValue, forKey: .networkServiceType)
+        try container.encodeIfPresent(networkServiceTypeRawValue, forKey: .networkServiceType)
     }
 }
 
@@ -66,7 +68,7 @@ extension JSONRequestSerializer: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             base: try container.decodeIfPresent(HTTPRequestSerializer.self, forKey: .base) ?? HTTPRequestSerializer(headers: HTTPHeaderFields()),
-            writingOptions: JSONSerialization.WritingOptions(
+            writingOptions: JSONWritingOptions(
                 rawValue: try container.decodeIfPresent(UInt.self, forKey: .writingOptions) ?? 0))
     }
 
@@ -99,7 +101,23 @@ extension PropertyListRequestSerializer: Codable {
     }
 }
 
+extension HTTPRequestSerializer {
+    /// The raw values of `URLRequest.CachePolicy`'s cases, so an archive is checked without
+    /// Foundation's networking module.
+    static let cachePolicyRawValues: Set<UInt> = [0, 1, 2, 3, 4, 5]
+    /// The raw values of `URLRequest.NetworkServiceType`'s cases.
+    static let networkServiceTypeRawValues: Set<UInt> = [0, 1, 2, 3, 4, 6, 8, 9, 11]
+}
+
 extension KeyedDecodingContainer {
+    func decodeKnownRawValue(forKey key: Key, known: Set<UInt>, of typeName: String) throws -> UInt? {
+        guard let raw = try decodeIfPresent(UInt.self, forKey: key) else { return nil }
+        guard known.contains(raw) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "Unknown \(typeName) raw value \(raw).")
+        }
+        return raw
+    }
+
     /// Decodes a Foundation enum stored as its raw value; an unknown raw value is corrupt data.
     func decodeRawValue<Value: RawRepresentable>(_ type: Value.Type, forKey key: Key) throws -> Value?
     where Value.RawValue: Decodable {

@@ -1,0 +1,18 @@
+import HTTPTypes
+
+extension HTTPRequest {
+    /// Checks that the request can be written as HTTP without corrupting it: a target of
+    /// visible ASCII (with a host for `http` and `https`) and header fields without CR, LF,
+    /// NUL or other controls. (`HTTPRequest.Method` is a token by construction.)
+    ///
+    /// Every serializer runs it on the request it is handed.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidURL(_:)`` or
+    ///   ``HTTPSerializationError/invalidHeaderField(name:reason:)``.
+    public func validateForSending() throws {
+        try RequestTarget(self).validate()
+        for field in headerFields {
+            try HTTPHeaderFields.validate(name: field.name.rawName, value: field.value)
+        }
+    }
+}
