@@ -114,7 +114,7 @@ extension HTTPClient {
         for try await chunk in response.body {
             guard body.count + chunk.readableBytes <= maximumResponseSize else {
                 throw HTTPSerializationError.responseSerializationFailed(
-                    reason: "The response body exceeds \(maximumResponseSize) bytes.", response: ResponseContext(response: nil, data: nil))
+                    reason: "The response body exceeds \(maximumResponseSize) bytes.", response: ResponseContext(response: URLResponse?.none, data: nil))
             }
             body.append(contentsOf: chunk.readableBytesView)
             downloadProgress?(TransferProgress(completed: Int64(body.count), total: expected))

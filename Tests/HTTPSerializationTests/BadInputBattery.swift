@@ -284,7 +284,7 @@ struct BadInputBattery {
         BadInput("JSON scalar without fragments", "responseSerializationFailed", "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data("42".utf8))
         },
-        BadInput("Decodable with an empty 200 body", "responseSerializationFailed", "The response body is empty, but a User was expected.") {
+        BadInput("Decodable with an empty 200 body", "responseSerializationFailed", "The response body is empty, but a value of type User was expected.") {
             _ = try DecodableResponseSerializer(User.self).responseObject(for: resp(200, "application/json"), data: Data())
         },
         BadInput("Decodable empty 204 for a non-optional type", "responseSerializationFailed", "An empty response cannot be represented as User; use an Optional or EmptyResponse.") {

@@ -65,7 +65,9 @@ struct ResponseValidationTests {
         } catch let HTTPSerializationError.unacceptableStatusCode(code, context, underlying?) {
             #expect(code == 500)
             #expect(context.data == body)
-            #expect(context.response === response)
+            #expect(context.urlResponse === response)
+            #expect(context.response?.status == 500)
+            #expect(context.response?.headerFields[.contentType] == "text/html")
             #expect(underlying == .unacceptableContentType("text/html", response: ResponseContext(response: response, data: body)))
             #expect((HTTPSerializationError.unacceptableStatusCode(code, response: context, underlying: underlying).nsError
                 .userInfo[NSUnderlyingErrorKey] as? NSError)?.code == -1016)

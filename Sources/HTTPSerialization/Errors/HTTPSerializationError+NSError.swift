@@ -28,7 +28,7 @@ extension HTTPSerializationError {
         }
         if let context = responseContext {
             // AFNetworking's keys, so code that read them keeps working.
-            if let response = context.response {
+            if let response = context.urlResponse {
                 info["com.alamofire.serialization.response.error.response"] = response
                 if let url = response.url { info[NSURLErrorFailingURLErrorKey] = url }
             }

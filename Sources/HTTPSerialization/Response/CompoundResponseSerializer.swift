@@ -6,20 +6,20 @@ import FoundationNetworking
 /// Any response serializer with its output as `Any?`, so serializers of different outputs
 /// can be listed together.
 public struct AnyResponseSerializer: ResponseSerializer {
-    private let serialize: @Sendable (URLResponse?, Data?) throws -> Any?
+    private let serialize: @Sendable (ResponseContext) throws -> Any?
     /// The archived form, for the package's own serializers; nil for others.
     let archive: ResponseSerializerArchive?
     /// The wrapped serializer's type, for inspection.
     public let wrappedType: Any.Type
 
     public init<Serializer: ResponseSerializer>(_ serializer: Serializer) {
-        serialize = { response, data in try serializer.responseObject(for: response, data: data) }
+        serialize = { response in try serializer.responseObject(for: response) }
         archive = ResponseSerializerArchive(serializer)
         wrappedType = Serializer.self
     }
 
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
-        try serialize(response, data)
+    public func responseObject(for response: ResponseContext) throws -> Any? {
+        try serialize(response)
     }
 }
 
@@ -41,12 +41,12 @@ public struct CompoundResponseSerializer: HTTPResponseSerializerComposing {
         self.base = base
     }
 
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
+    public func responseObject(for response: ResponseContext) throws -> Any? {
         for serializer in serializers {
-            if let value = try? serializer.responseObject(for: response, data: data) {
+            if let value = try? serializer.responseObject(for: response) {
                 return value
             }
         }
-        return try base.responseObject(for: response, data: data)
+        return try base.responseObject(for: response)
     }
 }

@@ -64,20 +64,14 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
         self.base = base
     }
 
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> Value {
-        try decode(response: response, data: data, request: nil)
-    }
-
-    /// Decodes with the request known, so a HEAD response is recognised as empty.
-    public func decode(response: URLResponse?, data: Data?, request: URLRequest?) throws -> Value {
-        try base.validate(response, data: data)
-        let http = response as? HTTPURLResponse
-        let context = ResponseContext(response: http, data: data)
-        let isEmpty = data.map { treatsWhitespaceAsEmpty ? $0.isBlank : $0.isEmpty } ?? true
+    public func responseObject(for response: ResponseContext) throws -> Value {
+        try base.validate(response)
+        let context = response.withoutDecodedBody
+        let isEmpty = context.data.map { treatsWhitespaceAsEmpty ? $0.isBlank : $0.isEmpty } ?? true
         if isEmpty {
-            guard emptyIsExpected(http, request: request) else {
+            guard emptyIsExpected(context) else {
                 throw HTTPSerializationError.responseSerializationFailed(
-                    reason: "The response body is empty, but a \(Value.self) was expected.", response: context)
+                    reason: "The response body is empty, but a value of type \(Value.self) was expected.", response: context)
             }
             guard let empty = Value.self as? any EmptyResponseRepresentable.Type, let value = empty.emptyResponseValue as? Value else {
                 throw HTTPSerializationError.responseSerializationFailed(
@@ -87,7 +81,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
             return value
         }
         do {
-            return try decoder.decode(Value.self, from: data!)
+            return try decoder.decode(Value.self, from: context.data ?? Data())
         } catch {
             throw HTTPSerializationError.responseSerializationFailed(
                 reason: "The response could not be decoded as \(Value.self): \(error)", response: context, underlying: error as NSError)
@@ -101,12 +95,13 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
         return try? decoder.decode(Payload.self, from: data)
     }
 
-    private func emptyIsExpected(_ response: HTTPURLResponse?, request: URLRequest?) -> Bool {
-        if let response, emptyResponseCodes.contains(response.statusCode) { return true }
-        if let method = request?.httpMethod, emptyRequestMethods.contains(where: { $0.caseInsensitiveCompare(method) == .orderedSame }) {
+    private func emptyIsExpected(_ response: ResponseContext) -> Bool {
+        if let code = response.response?.status.code, emptyResponseCodes.contains(code) { return true }
+        if let method = response.requestMethod, emptyRequestMethods.contains(where: { HTTPHeaderFields.namesMatch($0, method.rawValue) }) {
             return true
         }
-        if treatsZeroContentLengthAsEmpty, response?.value(forHTTPHeaderField: "Content-Length")?.trimmingCharacters(in: .whitespaces) == "0" {
+        if treatsZeroContentLengthAsEmpty, let length = response.response?.headerFields[.contentLength],
+           length.utf8.filter({ $0 != 0x20 && $0 != 0x09 }).elementsEqual("0".utf8) {
             return true
         }
         return false

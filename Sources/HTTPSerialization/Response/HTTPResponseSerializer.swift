@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Validates status codes and content types and returns the body as it came:
 /// AFNetworking's `AFHTTPResponseSerializer`, and the base every other serializer composes.
@@ -41,33 +39,33 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     /// a status failure is ``HTTPSerializationError/unacceptableStatusCode(_:response:underlying:)``
     /// with any content-type failure underneath. Both carry the response and the body.
     /// A response with no content type at all passes when its body is empty.
-    public func validate(_ response: URLResponse?, data: Data?) throws {
-        guard let response = response as? HTTPURLResponse else { return }
-        let context = ResponseContext(response: response, data: data)
+    public func validate(_ response: ResponseContext) throws {
+        guard let head = response.response else { return }
+        let context = response.withoutDecodedBody
         var contentTypeError: HTTPSerializationError?
         if let acceptableContentTypes {
-            let mimeType = response.mimeType
-            let hasBody = !(data?.isEmpty ?? true)
+            let contentType = context.contentType
+            let hasBody = !(context.data?.isEmpty ?? true)
             let accepted: Bool
-            if let mimeType {
-                accepted = contentTypeMatching.matches(mimeType, in: acceptableContentTypes)
-                    && contentTypeMatching.charsetAccepted(response.textEncodingName)
+            if let contentType {
+                accepted = contentTypeMatching.matches(contentType.mimeType, in: acceptableContentTypes)
+                    && contentTypeMatching.charsetAccepted(contentType.charset)
             } else {
                 accepted = !hasBody
             }
             if !accepted {
-                contentTypeError = .unacceptableContentType(mimeType, response: context)
+                contentTypeError = .unacceptableContentType(contentType?.mimeType, response: context)
             }
         }
-        if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.statusCode) {
-            throw HTTPSerializationError.unacceptableStatusCode(response.statusCode, response: context, underlying: contentTypeError)
+        if let acceptableStatusCodes, !acceptableStatusCodes.contains(head.status.code) {
+            throw HTTPSerializationError.unacceptableStatusCode(head.status.code, response: context, underlying: contentTypeError)
         }
         if let contentTypeError { throw contentTypeError }
     }
 
     /// Validates, then returns the body unchanged.
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> Data? {
-        try validate(response, data: data)
-        return data
+    public func responseObject(for response: ResponseContext) throws -> Data? {
+        try validate(response)
+        return response.data
     }
 }

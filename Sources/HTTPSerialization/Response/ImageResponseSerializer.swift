@@ -53,10 +53,10 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     }
 
     /// The image, or nil for an empty body.
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> PlatformImage? {
-        try base.validate(response, data: data)
-        guard let data, !data.isEmpty else { return nil }
-        let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
+    public func responseObject(for response: ResponseContext) throws -> PlatformImage? {
+        try base.validate(response)
+        guard let data = response.data, !data.isEmpty else { return nil }
+        let context = response.withoutDecodedBody
         guard let header = ImageHeader(data: data) else {
             throw HTTPSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)
         }

@@ -39,13 +39,13 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     ///
     /// - Throws: validation errors, and ``HTTPSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
     ///   for JSON that cannot be parsed, with a status failure underneath when there was one.
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
-        let statusFailure = try statusFailure(response, data: data)
-        guard let data, !data.isBlank else {
+    public func responseObject(for response: ResponseContext) throws -> Any? {
+        let statusFailure = try statusFailure(response)
+        guard let data = response.data, !data.isBlank else {
             if let statusFailure { throw statusFailure }
             return nil
         }
-        let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
+        let context = response.withoutDecodedBody
         let object = try Self.parse(
             data, options: readingOptions, maximumDepth: maximumDepth, removingNulls: removesKeysWithNullValues,
             context: context, validation: statusFailure)

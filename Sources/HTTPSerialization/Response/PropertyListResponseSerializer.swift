@@ -36,13 +36,13 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     ///
     /// - Throws: ``HTTPSerializationError/unreadablePropertyList(_:response:)`` with the
     ///   reader's reason and byte offset.
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> Any? {
-        try base.validate(response, data: data)
-        guard let data, !data.isEmpty else { return nil }
+    public func responseObject(for response: ResponseContext) throws -> Any? {
+        try base.validate(response)
+        guard let data = response.data, !data.isEmpty else { return nil }
         do {
             return try Self.read(data, maximumDepth: maximumDepth).foundationObject()
         } catch {
-            throw HTTPSerializationError.unreadablePropertyList(error, response: ResponseContext(response: response as? HTTPURLResponse, data: data))
+            throw HTTPSerializationError.unreadablePropertyList(error, response: response.withoutDecodedBody)
         }
     }
 

@@ -32,10 +32,10 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
     ///
     /// - Throws: ``HTTPSerializationError/unreadableXML(_:response:)`` for a document the
     ///   reader refuses, with the reason and its byte offset.
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> XMLParser? {
-        try base.validate(response, data: data)
-        guard let data, !data.isEmpty else { return nil }
-        let safe = try Self.prepare(data, policy: readingPolicy, context: ResponseContext(response: response as? HTTPURLResponse, data: data))
+    public func responseObject(for response: ResponseContext) throws -> XMLParser? {
+        try base.validate(response)
+        guard let data = response.data, !data.isEmpty else { return nil }
+        let safe = try Self.prepare(data, policy: readingPolicy, context: response.withoutDecodedBody)
         return Self.safeParser(safe)
     }
 
@@ -94,10 +94,10 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
         self.readingPolicy = readingPolicy
     }
 
-    public func responseObject(for response: URLResponse?, data: Data?) throws -> XMLDocument {
-        try base.validate(response, data: data)
-        let context = ResponseContext(response: response as? HTTPURLResponse, data: data)
-        guard let data, !data.isBlank else {
+    public func responseObject(for response: ResponseContext) throws -> XMLDocument {
+        try base.validate(response)
+        let context = response.withoutDecodedBody
+        guard let data = response.data, !data.isBlank else {
             throw HTTPSerializationError.responseSerializationFailed(reason: "The response has no XML document.", response: context)
         }
         let safe = try XMLParserResponseSerializer.prepare(data, policy: readingPolicy, context: context)

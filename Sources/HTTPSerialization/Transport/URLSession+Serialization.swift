@@ -77,7 +77,7 @@ extension URLSession {
     ) throws -> SerializedResponse<Serializer.Output> {
         guard let http = response as? HTTPURLResponse else {
             throw HTTPSerializationError.responseSerializationFailed(
-                reason: "The response is not an HTTP response.", response: ResponseContext(response: nil, data: data))
+                reason: "The response is not an HTTP response.", response: ResponseContext(response: response, data: data))
         }
         return SerializedResponse(output: try serializer.responseObject(for: http, data: data), response: http, data: data)
     }
