@@ -17,7 +17,17 @@ let package = Package(
     name: "swift-http-serialization",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        // Everything AFNetworking had: the four layers below in one import.
         .library(name: "HTTPSerialization", targets: ["HTTPSerialization"]),
+        // Parameters, query strings, JSON, multipart, headers and validation over
+        // swift-http-types, with FoundationEssentials only: no libcurl, libxml2 or ICU.
+        .library(name: "HTTPSerializationCore", targets: ["HTTPSerializationCore"]),
+        // URLRequest, URLResponse, URLSession, [String: Any], property lists and NSError.
+        .library(name: "HTTPSerializationFoundation", targets: ["HTTPSerializationFoundation"]),
+        // XMLParser and XMLDocument response serializers (FoundationXML, libxml2).
+        .library(name: "HTTPSerializationXML", targets: ["HTTPSerializationXML"]),
+        // Image response serializer (libpng and libjpeg on Linux).
+        .library(name: "HTTPSerializationImages", targets: ["HTTPSerializationImages"]),
         .library(name: "HTTPSerializationAsyncHTTPClient", targets: ["HTTPSerializationAsyncHTTPClient"]),
     ],
     traits: [
@@ -36,10 +46,35 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
-        // The library: Foundation, plus the system's libpng and libjpeg on Linux for images.
+        // The umbrella: re-exports every layer, and archives compound response serializers,
+        // which may hold a serializer of any layer.
         .target(
             name: "HTTPSerialization",
-            dependencies: ["CImageCodecs", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "HTTPSerializationCore", "HTTPSerializationFoundation", "HTTPSerializationXML", "HTTPSerializationImages",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictness
+        ),
+        // FoundationEssentials (Foundation where it does not exist) and swift-http-types.
+        .target(
+            name: "HTTPSerializationCore",
+            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "HTTPSerializationFoundation",
+            dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "HTTPSerializationXML",
+            dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "HTTPSerializationImages",
+            dependencies: ["HTTPSerializationCore", "CImageCodecs", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictness
         ),
         // PNG and JPEG decoding with the libraries' longjmp error paths kept in C.

@@ -13,7 +13,7 @@ only=("$@")
 declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000 [plist]=300000 [json]=500000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
-mkdir -p "$build/include" "$build/module"
+mkdir -p "$build"
 export PATH="/opt/swift/usr/bin:$PATH"
 sanitize="-sanitize=fuzzer,address"
 # Swift's own crash reporter would run inside ASan; libFuzzer reports crashes itself.
@@ -22,22 +22,15 @@ export SWIFT_BACKTRACE=enable=no
 # the document and its nodes); that leak is theirs and is suppressed, nothing else is.
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0"
 
-# The C image shim, instrumented the same way, behind a module map like SwiftPM's.
-clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$root/Sources/CImageCodecs/include" \
-    "$root/Sources/CImageCodecs/codecs.c" -o "$build/codecs.o"
-cat > "$build/include/module.modulemap" <<MAP
-module CImageCodecs {
-    header "$root/Sources/CImageCodecs/include/CImageCodecs.h"
-    export *
-}
-MAP
-
-# The library once, as a static library with its module.
-mapfile -t sources < <(find "$root/Sources/HTTPSerialization" -name '*.swift' | sort)
-echo "fuzz: building HTTPSerialization (${#sources[@]} files)"
-swiftc -parse-as-library -O $sanitize -module-name HTTPSerialization -I "$build/include" \
-    -emit-library -static -emit-module -emit-module-path "$build/module/HTTPSerialization.swiftmodule" \
-    -o "$build/libHTTPSerialization.a" "${sources[@]}" 2> >(grep -v "warning:" >&2 || true)
+# The library's modules (and swift-http-types) once, instrumented, by SwiftPM in its own
+# scratch folder; each target then links against their object files.
+echo "fuzz: building the HTTPSerialization modules"
+swift build -c release --target HTTPSerialization --scratch-path "$build/spm" \
+    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error|Compiling|Build" | tail -3
+products="$(swift build -c release --scratch-path "$build/spm" --show-bin-path)"
+mapfile -t objects < <(find "$products" \( -path '*/HTTPSerialization*.build/*.o' -o -path '*/HTTPTypes.build/*.o' \
+    -o -path '*/CImageCodecs.build/*.o' \) | sort)
+[ "${#objects[@]}" -gt 0 ] || { echo "fuzz: no object files under $products" >&2; exit 1; }
 
 status=0
 for target in "$root"/Fuzz/Targets/*.swift; do
@@ -45,8 +38,9 @@ for target in "$root"/Fuzz/Targets/*.swift; do
     [ "$name" = "FuzzBytes" ] && continue
     if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " =~ " $name " ]]; then continue; fi
     echo "fuzz: building $name"
-    swiftc -parse-as-library -O $sanitize -I "$build/module" -I "$build/include" \
-        "$target" "$root/Fuzz/Targets/FuzzBytes.swift" "$build/libHTTPSerialization.a" "$build/codecs.o" \
+    swiftc -parse-as-library -O $sanitize -I "$products/Modules" \
+        -Xcc -fmodule-map-file="$products/CImageCodecs.build/module.modulemap" -Xcc -I"$root/Sources/CImageCodecs/include" \
+        "$target" "$root/Fuzz/Targets/FuzzBytes.swift" "${objects[@]}" \
         -lpng16 -ljpeg -o "$build/$name" 2> >(grep -v "warning:" >&2 || true)
     corpus="$build/corpus/$name"
     mkdir -p "$corpus" "$root/Fuzz/Corpus/$name"

@@ -4,6 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// af-test-cases.md §1: `AFHTTPRequestSerializationTests.m`, in Swift form.
 @Suite("AFNetworking parity: HTTP request serialization")

@@ -4,6 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// af-test-cases.md §2a (`AFJSONRequestSerializationTests`) and §3
 /// (`AFPropertyListRequestSerializerTests`), in Swift form.

@@ -7,6 +7,10 @@ import FoundationXML
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("AFNetworking parity: JSON response serializer (§2b)")
 struct AFJSONResponseTests {
@@ -66,20 +70,20 @@ struct AFJSONResponseTests {
     @Test("#14–#16 copies and archives keep every field")
     func copyAndArchive() throws {
         var serializer = serializer
-        serializer.acceptableStatusCodes = IndexSet(integer: 100)
+        serializer.acceptableStatusCodes = [100]
         serializer.acceptableContentTypes = ["test/type"]
         serializer.readingOptions = .mutableLeaves
         serializer.removesKeysWithNullValues = true
         let copy = serializer
         for candidate in [copy, try roundTrip(serializer)] {
-            #expect(candidate.acceptableStatusCodes == IndexSet(integer: 100))
+            #expect(candidate.acceptableStatusCodes == [100])
             #expect(candidate.acceptableContentTypes == ["test/type"])
             #expect(candidate.readingOptions == .mutableLeaves)
             #expect(candidate.removesKeysWithNullValues)
         }
         let defaults = try roundTrip(JSONResponseSerializer())
         #expect(defaults.acceptableContentTypes == ["application/json", "text/json", "text/javascript"])
-        #expect(defaults.acceptableStatusCodes == IndexSet(integersIn: 200..<300))
+        #expect(defaults.acceptableStatusCodes == Set(200..<300))
     }
 }
 
@@ -173,14 +177,14 @@ struct AFPropertyListResponseTests {
     func copyAndArchive() throws {
         var serializer = serializer
         serializer.acceptableContentTypes = ["test/type"]
-        serializer.acceptableStatusCodes = IndexSet(integer: 100)
+        serializer.acceptableStatusCodes = [100]
         serializer.format = .xml
         serializer.readOptions = .mutableContainers
         for candidate in [serializer, try roundTrip(serializer)] {
             #expect(candidate.format == .xml)
             #expect(candidate.readOptions == .mutableContainers)
             #expect(candidate.acceptableContentTypes == ["test/type"])
-            #expect(candidate.acceptableStatusCodes == IndexSet(integer: 100))
+            #expect(candidate.acceptableStatusCodes == [100])
         }
     }
 }
@@ -222,19 +226,19 @@ struct AFXMLResponseTests {
     @Test("§6 #6 §7 #5 copies and archives keep every field")
     func copyAndArchive() throws {
         var document = XMLDocumentResponseSerializer()
-        document.acceptableStatusCodes = IndexSet(integer: 100)
+        document.acceptableStatusCodes = [100]
         document.acceptableContentTypes = ["test/type"]
         document.options = XMLNode.Options(rawValue: 1)
         for candidate in [document, try roundTrip(document)] {
-            #expect(candidate.acceptableStatusCodes == IndexSet(integer: 100))
+            #expect(candidate.acceptableStatusCodes == [100])
             #expect(candidate.acceptableContentTypes == ["test/type"])
             #expect(candidate.options.rawValue == 1)
         }
         var parser = XMLParserResponseSerializer()
-        parser.acceptableStatusCodes = IndexSet(integer: 100)
+        parser.acceptableStatusCodes = [100]
         parser.acceptableContentTypes = ["test/type"]
         for candidate in [parser, try roundTrip(parser)] {
-            #expect(candidate.acceptableStatusCodes == IndexSet(integer: 100))
+            #expect(candidate.acceptableStatusCodes == [100])
             #expect(candidate.acceptableContentTypes == ["test/type"])
         }
     }
@@ -255,13 +259,13 @@ struct AFCompoundAndImageTests {
     @Test("§8 #2 #3 copies and archives keep the children in order and the base fields")
     func compoundCopyAndArchive() throws {
         var compound = Self.compound()
-        compound.acceptableStatusCodes = IndexSet(integer: 100)
+        compound.acceptableStatusCodes = [100]
         compound.acceptableContentTypes = ["test/type"]
         for candidate in [compound, try roundTrip(compound)] {
             #expect(candidate.serializers.count == 2)
             #expect(candidate.serializers[0].wrappedType is ImageResponseSerializer.Type)
             #expect(candidate.serializers[1].wrappedType is JSONResponseSerializer.Type)
-            #expect(candidate.acceptableStatusCodes == IndexSet(integer: 100))
+            #expect(candidate.acceptableStatusCodes == [100])
             #expect(candidate.acceptableContentTypes == ["test/type"])
         }
     }
@@ -273,16 +277,16 @@ struct AFCompoundAndImageTests {
             "image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon",
             "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-win-bitmap",
         ])
-        #expect(defaults.acceptableStatusCodes == IndexSet(integersIn: 200..<300))
+        #expect(defaults.acceptableStatusCodes == Set(200..<300))
         var custom = ImageResponseSerializer()
         custom.acceptableContentTypes = ["test/type"]
-        custom.acceptableStatusCodes = IndexSet(integer: 100)
+        custom.acceptableStatusCodes = [100]
         custom.automaticallyInflatesResponseImage.toggle()
         custom.imageScale *= 2
         custom.maximumPixelCount = 1234
         for candidate in [custom, try roundTrip(custom)] {
             #expect(candidate.acceptableContentTypes == ["test/type"])
-            #expect(candidate.acceptableStatusCodes == IndexSet(integer: 100))
+            #expect(candidate.acceptableStatusCodes == [100])
             #expect(candidate.automaticallyInflatesResponseImage == false)
             #expect(abs(candidate.imageScale - 2) <= 0.001)
             #expect(candidate.maximumPixelCount == 1234)

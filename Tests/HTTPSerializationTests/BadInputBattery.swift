@@ -8,6 +8,10 @@ import FoundationXML
 import EchoServer
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// One bad input and the exact typed error it must produce: the error's case and its full
 /// description (AFNetworking's words where it had any).

@@ -4,6 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Configuration: copies and Codable round trips")
 struct ConfigurationTests {
@@ -104,7 +108,7 @@ struct ErrorBridgeTests {
     @Test("a Foundation failure is carried as the underlying error")
     func underlyingError() {
         let cause = NSError(domain: NSCocoaErrorDomain, code: 3851)
-        let error = HTTPSerializationError.invalidPropertyListParameters(reason: "x", underlying: cause)
+        let error = HTTPSerializationError.invalidPropertyListParameters(reason: "x", underlying: UnderlyingError(cause))
         #expect(error.nsError.userInfo[NSUnderlyingErrorKey] as? NSError == cause)
     }
 }

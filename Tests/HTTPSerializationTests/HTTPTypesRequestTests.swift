@@ -5,6 +5,10 @@ import FoundationNetworking
 import HTTPTypes
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// What goes on the wire for a request, whichever form it was built in: the target in origin
 /// form, the header fields by lower-cased name, and the body's bytes.

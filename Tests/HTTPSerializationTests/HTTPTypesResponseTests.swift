@@ -8,6 +8,10 @@ import FoundationXML
 import HTTPTypes
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("swift-http-types: responses")
 struct HTTPTypesResponseTests {

@@ -2,6 +2,10 @@ import Foundation
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// Seeded documents shaped like a model, with the faults real payloads have (missing keys,
 /// nulls, wrong types, numbers out of range, duplicate and escaped keys, extra keys), decoded

@@ -5,6 +5,10 @@ import FoundationNetworking
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("JSON reader: the Any graph answers casts as JSONSerialization's does")
 struct JSONFoundationOutputTests {
@@ -95,7 +99,8 @@ struct JSONFoundationOutputTests {
             Issue.record("no error")
         } catch HTTPSerializationError.responseSerializationFailed(let reason, _, let underlying, _) {
             #expect(reason == "The response is not valid JSON: found \"1\" where \":\" was expected (byte 5).")
-            #expect(underlying?.domain == NSCocoaErrorDomain && underlying?.code == 3840)
+            let foundationError = underlying.map { $0.error as NSError }
+            #expect(foundationError?.domain == NSCocoaErrorDomain && foundationError?.code == 3840)
         }
         #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: response, data: Data("7".utf8)) }
         let fragments = JSONResponseSerializer(readingOptions: .fragmentsAllowed)

@@ -2,6 +2,10 @@ import Foundation
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("JSON writer: JSONSerialization's bytes without Foundation objects")
 struct JSONWriterTests {

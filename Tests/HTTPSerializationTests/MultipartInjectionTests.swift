@@ -6,6 +6,10 @@ import FoundationNetworking
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// A part body that tries to close its part and smuggle in a field of its own.
 private func smuggling(_ boundary: String) -> Data {

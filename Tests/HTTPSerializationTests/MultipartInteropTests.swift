@@ -8,6 +8,10 @@ import NIOCore
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Multipart: independent parser and a real upload")
 struct MultipartInteropTests {

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import SeededGenerators
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Multipart: exact lengths, adapters and replay")
 struct MultipartStreamingTests {

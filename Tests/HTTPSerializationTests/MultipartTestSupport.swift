@@ -1,5 +1,9 @@
 import Foundation
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// A fresh folder under the system temporary directory, removed by `remove()`.
 struct TemporaryFolder {

@@ -4,6 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Parameter tree: any depth is freed, compared, hashed and printed without recursion")
 struct ParameterTreeDepthTests {

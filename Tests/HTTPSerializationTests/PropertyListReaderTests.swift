@@ -5,6 +5,10 @@ import FoundationNetworking
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// Builds `bplist00` files from encoded objects: offsets, table and trailer computed here.
 enum BinaryPlist {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Query strings")
 struct QueryStringStyleTests {

@@ -137,7 +137,7 @@ struct ReadmeTourTests {
 
         var relaxed = HTTPResponseSerializer(acceptableContentTypes: ["image/*", "application/*+json"])
         relaxed.contentTypeMatching.acceptsStructuredSuffixes = true
-        relaxed.acceptableStatusCodes = IndexSet(integersIn: 200..<400)
+        relaxed.acceptableStatusCodes = Set(200..<400)
         try relaxed.validate(resp(302, "application/problem+json"), data: data)
         try relaxed.validate(resp(200, "image/webp"), data: data)
     }

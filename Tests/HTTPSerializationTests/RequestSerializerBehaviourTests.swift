@@ -4,6 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Request serializers: URLs, methods and bodies")
 struct RequestSerializerBehaviourTests {

@@ -7,6 +7,10 @@ import FoundationNetworking
 import HTTPSerializationAsyncHTTPClient
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// A request handed in from outside, with a method or URL no serializer built.
 private func handed(_ method: String, _ url: String = "http://127.0.0.1:9/x") -> URLRequest {

@@ -8,6 +8,10 @@ import FoundationXML
 import EchoServer
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Response validation: matching rules and AF fixes")
 struct ResponseValidationTests {

@@ -8,6 +8,10 @@ import FoundationXML
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 @Suite("Response serializers under random input")
 struct ResponseFuzzTests {

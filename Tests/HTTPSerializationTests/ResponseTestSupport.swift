@@ -3,6 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 let baseURL = URL(string: "http://127.0.0.1:9")!
 

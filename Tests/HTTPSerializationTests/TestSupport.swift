@@ -3,6 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// A serializer with no default headers, so requests in tests are reproducible.
 func plainSerializer() -> HTTPRequestSerializer {

@@ -5,6 +5,10 @@ import FoundationXML
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// Random well-formed documents: names (ASCII, Latin, CJK, prefixed), attributes, references,
 /// CDATA, comments, processing instructions and line ends, nested a few levels.

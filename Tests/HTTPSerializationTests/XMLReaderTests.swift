@@ -9,6 +9,10 @@ import EchoServer
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCore
+@testable import HTTPSerializationFoundation
+@testable import HTTPSerializationImages
+@testable import HTTPSerializationXML
 
 /// The reason the reader refuses `data`, or nil when it accepts it.
 func xmlRefusal(_ data: Data, policy: XMLReadingPolicy = XMLReadingPolicy()) -> XMLReadingError.Reason? {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPSerializationCore
 
 /// Any response serializer with its output as `Any?`, so serializers of different outputs
 /// can be listed together.

@@ -1,0 +1,240 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Every failure the package reports, with the context needed to act on it.
+///
+/// One type for the whole package so callers can `catch let error as HTTPSerializationError`
+/// once; ``nsError`` bridges it to AFNetworking's domains and codes for code moving from
+/// Objective-C.
+public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
+    /// The URL string could not be parsed as a URL (empty, spaces, bad characters).
+    case invalidURL(String)
+    /// The HTTP method is not an RFC 9110 token (it would corrupt the request line).
+    case invalidHTTPMethod(String)
+    /// A header field name or value would corrupt the header block (CR, LF, NUL, other
+    /// control characters, or a name that is not a token). The value is not echoed, since
+    /// headers often carry secrets.
+    case invalidHeaderField(name: String, reason: String)
+    /// Basic-auth credentials that RFC 7617 cannot carry (a user name containing `:`).
+    case invalidCredentials(reason: String)
+    /// A value in a parameter graph has no parameter form. `path` is where it sits, such as
+    /// `user.tags[2]`.
+    case invalidParameter(path: String, reason: String)
+    /// A parameter graph is nested deeper than the configured limit.
+    case nestingTooDeep(path: String, limit: Int)
+    /// The parameters cannot be written as JSON (sets, data, dates, NaN, infinity, or a
+    /// top-level scalar without `.fragmentsAllowed`).
+    case invalidJSONParameters(reason: String, underlying: UnderlyingError? = nil)
+    /// The parameters cannot be written as a property list (null, sets, unsupported format).
+    case invalidPropertyListParameters(reason: String, underlying: UnderlyingError? = nil)
+    /// The query or body text cannot be represented in the serializer's string encoding.
+    case stringEncodingFailed(encoding: UInt)
+
+    /// A multipart boundary that RFC 2046 does not allow (1–70 characters of its set, no
+    /// trailing space).
+    case invalidBoundary(String, reason: String)
+    /// Multipart bodies cannot be sent with this method (GET and HEAD have no body).
+    case multipartMethodNotAllowed(String)
+    /// A multipart part's source cannot be used: a missing, unreadable or non-regular file,
+    /// a stream that fails, or a file URL that is not a file.
+    case multipartSourceUnavailable(part: String, reason: String)
+    /// A multipart part's source delivered a different number of bytes than declared (it
+    /// ended early, grew, or changed size). Nothing past the declared length is ever sent.
+    case multipartLengthMismatch(part: String, declared: UInt64, actual: UInt64)
+    /// A single-use input stream was asked for a second time; use a stream factory to replay.
+    case multipartStreamAlreadyConsumed(part: String)
+    /// A part's body holds the delimiter `CRLF--BOUNDARY`: every parser would end the part
+    /// there and read what follows as parts of its own (part injection). Nothing past the
+    /// chunk that completed the delimiter is sent.
+    case multipartBoundaryInBody(part: String)
+    /// Writing an encoded body to a file failed.
+    case fileWriteFailed(path: String, reason: String)
+    /// A request with a body was redirected: URLSession on Linux drops the body after a 307
+    /// or 308 without saying so, and 301–303 turn it into a GET, so the body may not have
+    /// reached the final URL.
+    case redirectedWithBody(from: String, to: String)
+
+    /// The response's status code is not acceptable. `underlying` holds a content-type
+    /// failure found as well (AFNetworking chained them the same way).
+    case unacceptableStatusCode(Int, response: ResponseContext, underlying: HTTPSerializationError? = nil)
+    /// The response's content type is not acceptable (nil: it had none, but a body).
+    case unacceptableContentType(String?, response: ResponseContext)
+    /// The body could not be decoded. `validation` is a status failure found first; the
+    /// Foundation error, if any, is `underlying`.
+    case responseSerializationFailed(
+        reason: String, response: ResponseContext, underlying: UnderlyingError? = nil, validation: HTTPSerializationError? = nil)
+    /// An image with more pixels than allowed, refused from its header before decoding
+    /// (a decompression bomb, or a mistake).
+    case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
+    /// An image in a format this platform recognises and measures but does not decode (GIF,
+    /// BMP, ICO, TIFF and WebP on Linux): never reported as a decoded image.
+    case imageNotDecoded(format: ImageHeader.Format, response: ResponseContext)
+    /// The package's XML reader refused the body before FoundationXML saw it.
+    case unreadableXML(XMLReadingError, response: ResponseContext)
+    /// The package's property-list reader refused the body.
+    case unreadablePropertyList(PropertyListReadingError, response: ResponseContext)
+}
+
+extension HTTPSerializationError {
+    /// AFNetworking's domain for request-serialization errors.
+    public static let requestSerializationDomain = "com.alamofire.error.serialization.request"
+    /// AFNetworking's domain for response-serialization errors.
+    public static let responseSerializationDomain = "com.alamofire.error.serialization.response"
+
+    /// The AFNetworking domain this error belongs to.
+    public var domain: String {
+        responseContext == nil ? Self.requestSerializationDomain : Self.responseSerializationDomain
+    }
+
+    /// The `NSURLError` code AFNetworking used for this kind of failure.
+    public var code: Int {
+        switch self {
+        case .invalidURL: return -1000  // NSURLErrorBadURL
+        case .unacceptableStatusCode: return -1011  // NSURLErrorBadServerResponse
+        default: return -1016  // NSURLErrorCannotDecodeContentData
+        }
+    }
+
+    /// The response and body a response error was about.
+    public var responseContext: ResponseContext? {
+        switch self {
+        case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
+             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
+             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context):
+            return context
+        default:
+            return nil
+        }
+    }
+
+    /// Whether this error or one it wraps is an unacceptable content type: AFNetworking's
+    /// serializers do not try to decode such bodies.
+    public var involvesUnacceptableContentType: Bool {
+        switch self {
+        case .unacceptableContentType: return true
+        case .unacceptableStatusCode(_, _, let underlying?): return underlying.involvesUnacceptableContentType
+        case .responseSerializationFailed(_, _, _, let validation?): return validation.involvesUnacceptableContentType
+        default: return false
+        }
+    }
+
+    /// Why the failure happened, in AFNetworking's words where it had any.
+    package var reasonText: String {
+        switch self {
+        case .invalidURL(let string):
+            return "The URL string \(Self.quoted(string)) is not a valid URL."
+        case .invalidHTTPMethod(let method):
+            return "The HTTP method \(Self.quoted(method)) is not a valid token."
+        case .invalidHeaderField(let name, let reason):
+            return "The header field \(Self.quoted(name)) is invalid: \(reason)."
+        case .invalidCredentials(let reason):
+            return "The credentials are invalid: \(reason)."
+        case .invalidParameter(let path, let reason):
+            return "The parameter at \(Self.pathDescription(path)) is invalid: \(reason)."
+        case .nestingTooDeep(let path, let limit):
+            return "The parameters are nested more than \(limit) levels deep at \(Self.pathDescription(path))."
+        case .invalidJSONParameters:
+            return "The `parameters` argument is not valid JSON."
+        case .invalidPropertyListParameters:
+            return "The `parameters` argument is not a valid property list."
+        case .stringEncodingFailed(let encoding):
+            return "The text cannot be represented in \(String.Encoding(rawValue: encoding))."
+        case .invalidBoundary(let boundary, let reason):
+            return "The multipart boundary \(Self.quoted(boundary)) is invalid: \(reason)."
+        case .multipartMethodNotAllowed(let method):
+            return "A multipart body cannot be sent with \(method)."
+        case .multipartSourceUnavailable(let part, let reason):
+            return "The source of \(part) cannot be read: \(reason)."
+        case .multipartLengthMismatch(let part, let declared, let actual):
+            if actual < declared {
+                return "The source of \(part) ended after \(actual) of its declared \(declared) bytes."
+            }
+            return "The source of \(part) holds \(actual) bytes or more, past its declared \(declared)."
+        case .multipartStreamAlreadyConsumed(let part):
+            return "The input stream of \(part) was already read; append a stream factory to replay a body."
+        case .multipartBoundaryInBody(let part):
+            return "The body of \(part) contains the multipart boundary delimiter, which would end the part early."
+        case .fileWriteFailed(let path, let reason):
+            return "Writing \(Self.quoted(path)) failed: \(reason)."
+        case .redirectedWithBody(let from, let to):
+            return "The request to \(from) was redirected to \(to); its body may not have been sent again."
+        case .unacceptableStatusCode(let code, _, _):
+            return "Request failed: \(HTTPStatusReason.phrase(for: code)) (\(code))"
+        case .unacceptableContentType(let type, _):
+            return "Request failed: unacceptable content-type: \(type ?? "(none)")"
+        case .responseSerializationFailed(let reason, _, _, _):
+            return reason
+        case .imageTooLarge(let width, let height, let limit, _):
+            return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
+        case .imageNotDecoded(let format, _):
+            return "The \(format.rawValue.uppercased()) image is recognised but not decoded on this platform."
+        case .unreadableXML(let error, _):
+            return error.description
+        case .unreadablePropertyList(let error, _):
+            return error.description
+        }
+    }
+
+    /// The typed error for a value that a JSON or property-list body cannot hold.
+    package static func refusedValue(inJSON: Bool, path: ParameterPath, reason: String) -> HTTPSerializationError {
+        let place = path.count == 0 ? "" : " at `\(path.description)`"
+        let text = "The value\(place) is invalid: \(reason)."
+        return inJSON ? .invalidJSONParameters(reason: text) : .invalidPropertyListParameters(reason: text)
+    }
+
+    /// What went wrong in one line, with the detail that the reason leaves out.
+    package var descriptionText: String {
+        switch self {
+        case .invalidJSONParameters(let reason, _), .invalidPropertyListParameters(let reason, _):
+            return "\(reasonText) \(reason)"
+        default:
+            return reasonText
+        }
+    }
+
+    /// The lower-level error that caused this one, if any: a decoder's or Foundation's
+    /// error, or the validation error a response error wraps.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .invalidJSONParameters(_, let underlying), .invalidPropertyListParameters(_, let underlying):
+            return underlying?.error
+        case .unacceptableStatusCode(_, _, let underlying):
+            return underlying
+        case .responseSerializationFailed(_, _, let underlying, let validation):
+            return underlying?.error ?? validation
+        default:
+            return nil
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"\(text.count > 200 ? text.prefix(200) + "…" : Substring(text))\""
+    }
+
+    private static func pathDescription(_ path: String) -> String {
+        path.isEmpty ? "the top level" : "`\(path)`"
+    }
+}
+
+/// A lower-level error carried inside an ``HTTPSerializationError``: a decoder's
+/// `DecodingError`, or an error from Foundation's serializers.
+///
+/// Two are equal when they have the same type and description, so errors that carry one
+/// still compare with `==`.
+public struct UnderlyingError: Sendable, Equatable, CustomStringConvertible {
+    /// The error as it was thrown.
+    public let error: any Error
+
+    public init(_ error: any Error) {
+        self.error = error
+    }
+
+    public var description: String { String(describing: error) }
+
+    public static func == (lhs: UnderlyingError, rhs: UnderlyingError) -> Bool {
+        type(of: lhs.error) == type(of: rhs.error) && String(reflecting: lhs.error) == String(reflecting: rhs.error)
+    }
+}

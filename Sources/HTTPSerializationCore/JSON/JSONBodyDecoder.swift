@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes `Decodable` values from JSON with the package's own reader, straight from its
+/// parse: no `Any`, no `JSONSerialization`, no intermediate dictionary per object.
+///
+/// The default decoder of ``DecodableResponseSerializer``. Its options are `JSONDecoder`'s,
+/// spelled the same way, so moving a configured `JSONDecoder` over is a matter of copying
+/// its settings; errors are `DecodingError`s with the same kinds and coding paths.
+///
+/// ```swift
+/// struct User: Decodable { var userID: Int; var createdAt: Date }
+/// var decoder = JSONBodyDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// decoder.dateDecodingStrategy = .iso8601
+/// let user = try decoder.decode(User.self, from: Data(#"{"user_id":7,"created_at":"2024-05-01T12:00:00Z"}"#.utf8))
+/// ```
+public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
+    /// How object keys are matched to coding keys.
+    public enum KeyDecodingStrategy: Sendable {
+        /// Keys are used as written.
+        case useDefaultKeys
+        /// `snake_case` keys become `camelCase` before matching, as `JSONDecoder` converts them:
+        /// `user_id` matches a coding key `userId` (not `userID`); outer underscores are kept.
+        case convertFromSnakeCase
+        /// Your function maps the path to each key (its last element is the key as written) to the key to match.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How `Date` values are read.
+    public enum DateDecodingStrategy: Sendable {
+        /// `Date`'s own `Decodable` form: seconds since 2001-01-01 as a number.
+        case deferredToDate
+        /// Seconds since 1970-01-01 as a number.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01 as a number.
+        case millisecondsSince1970
+        /// An ISO 8601 internet date-time string without fractional seconds
+        /// (`2024-05-01T12:00:00Z`, `2024-05-01T14:00:00+02:00`), as `JSONDecoder` reads it.
+        case iso8601
+        /// An ISO 8601 string in the given format, for instance with fractional seconds:
+        /// `.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))`.
+        case formatted(Date.ISO8601FormatStyle)
+        /// Your function reads the date from a decoder positioned at the value.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
+    }
+
+    /// How `Data` values are read.
+    public enum DataDecodingStrategy: Sendable {
+        /// `Data`'s own `Decodable` form: an array of byte values.
+        case deferredToData
+        /// A Base64 string.
+        case base64
+        /// Your function reads the data from a decoder positioned at the value.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
+    }
+
+    /// How floating-point values JSON cannot write (infinity, NaN) are read.
+    public enum NonConformingFloatDecodingStrategy: Sendable {
+        /// They are not accepted: a string where a number is expected is a type mismatch.
+        case `throw`
+        /// These exact strings stand for positive infinity, negative infinity and NaN.
+        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+
+    public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    public var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+    public var dataDecodingStrategy: DataDecodingStrategy = .base64
+    public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
+    /// Values handed to every `init(from:)` as `decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The deepest nesting of arrays and objects read; deeper documents are a
+    /// `DecodingError.dataCorrupted` whose underlying error is ``JSONReadingError``.
+    public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
+
+    public init() {}
+
+    /// Decodes a value of `type` from a JSON document (UTF-8, or UTF-16/32 as the reader detects).
+    ///
+    /// - Throws: `DecodingError`: `dataCorrupted` with an underlying ``JSONReadingError`` for a
+    ///   document that is not JSON, otherwise the kind and coding path of the value at fault.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
+        } catch {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: [], debugDescription: "The given data was not valid JSON: \(error.reasonText) (byte \(error.offset)).",
+                underlyingError: error))
+        }
+        let decoder = JSONTapeDecoder(JSONTapeDocument(tape), options: self)
+        return try decoder.decodeValue(type, at: 0, site: JSONPathSite(prefix: 0), appending: { nil })
+    }
+}

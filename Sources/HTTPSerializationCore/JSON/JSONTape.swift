@@ -1,0 +1,37 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One parse of a JSON document: every value (and every object key) in document order, two
+/// words each, over the document's UTF-8 bytes.
+///
+/// The outputs (the typed tree, Foundation's `Any` graph, the `Decoder`) are built from the
+/// tape without parsing again, and iteratively: a container's entry says how many values it
+/// holds and where the entry after its last value is, so any value can be skipped in O(1).
+///
+/// Word 0: kind (bits 0–7), flags (8–15), count or byte length (16–63).
+/// Word 1: byte offset of a string's or number's text, or a container's end (tape index).
+package struct JSONTape: Sendable {
+    package enum Kind: UInt8 {
+        case object = 1, array, string, number, `true`, `false`, null
+    }
+
+    /// String flags.
+    package static let hasEscapes: UInt8 = 1
+    /// Number flags.
+    package static let isInteger: UInt8 = 1
+    package static let isNegative: UInt8 = 2
+
+    /// The UTF-8 document the offsets point into (converted when it arrived as UTF-16/32).
+    package let bytes: Data
+    package var words: [UInt64]
+
+    /// Whether the document is an array or an object (not a bare scalar).
+    package var isContainer: Bool {
+        guard let first = words.first else { return false }
+        let kind = UInt8(truncatingIfNeeded: first)
+        return kind == Kind.object.rawValue || kind == Kind.array.rawValue
+    }
+}

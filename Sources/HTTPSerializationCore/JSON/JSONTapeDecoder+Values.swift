@@ -1,0 +1,243 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reading one value of a Swift type from a tape entry, with `JSONDecoder`'s rules and
+/// error kinds. The value's coding path comes as a function, called only to build an error
+/// (or to descend), so a value that decodes costs nothing for its path.
+extension JSONTapeDecoder {
+    // MARK: Any Decodable
+
+    /// Decodes `type` from `entry`: dates, data, URLs, decimals and string-keyed
+    /// dictionaries by the options, everything else through its own `init(from:)`.
+    func decodeValue<T: Decodable>(_ type: T.Type, at entry: Int, site: JSONPathSite, appending last: () -> JSONPathComponent?) throws -> T {
+        let path = { self.codingPath(site, appending: last()) }
+        // Scalars in arrays and generic code arrive here: read them directly rather than
+        // through their `init(from:)` and a single-value container.
+        if T.self == String.self { return Self.same(try string(at: entry, path: path), as: T.self) }
+        if T.self == Int.self { return Self.same(try integer(at: entry, path: path) as Int, as: T.self) }
+        if T.self == Double.self { return Self.same(try floatingPoint(at: entry, path: path) as Double, as: T.self) }
+        if T.self == Bool.self { return Self.same(try bool(at: entry, path: path), as: T.self) }
+        if T.self == [String].self { return Self.same(try array(at: entry, path: path) { try string(at: $0, path: $1) }, as: T.self) }
+        if T.self == [Int].self { return Self.same(try array(at: entry, path: path) { try integer(at: $0, path: $1) as Int }, as: T.self) }
+        if T.self == [Double].self { return Self.same(try array(at: entry, path: path) { try floatingPoint(at: $0, path: $1) as Double }, as: T.self) }
+        if T.self == Date.self { return try date(at: entry, site: site, last: last, path: path) as! T }
+        if T.self == Data.self { return try data(at: entry, site: site, last: last, path: path) as! T }
+        if T.self == URL.self { return try url(at: entry, path: path) as! T }
+        if T.self == Decimal.self { return try decimal(at: entry, path: path) as! T }
+        // `JSONDecoder` applies key strategies to coding keys, not to a dictionary's keys.
+        if !keysAsWritten, let dictionary = T.self as? any JSONStringKeyedDictionary.Type {
+            return try at(entry, site: site, appending: last()) { try dictionary.init(jsonObjectOf: self) } as! T
+        }
+        return try at(entry, site: site, appending: last()) { try T(from: self) }
+    }
+
+    /// `value` as `T`, which the caller has checked is its own type.
+    @inline(__always)
+    private static func same<Value, T>(_ value: Value, as type: T.Type) -> T {
+        unsafeBitCast(value, to: T.self)
+    }
+
+    /// An array of scalars read in one loop, as `Array.init(from:)` would read it through an
+    /// unkeyed container.
+    private func array<Element>(at entry: Int, path: () -> [any CodingKey], _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+        guard tape.kind(entry) == .array else { throw containerMismatch(at: entry, path: path(), array: true) }
+        let count = tape.length(entry)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var element = entry + 1
+        try withoutActuallyEscaping(path) { path in
+            for index in 0..<count {
+                elements.append(try read(element) { path() + [JSONCodingKey(index: index)] })
+                element = tape.next(element)
+            }
+        }
+        return elements
+    }
+
+    // MARK: Scalars
+
+    func bool(at entry: Int, path: () -> [any CodingKey]) throws -> Bool {
+        switch tape.kind(entry) {
+        case .true: return true
+        case .false: return false
+        // `JSONDecoder` calls a null where a `Bool` belongs a type mismatch.
+        default: throw typeMismatch(Bool.self, at: entry, path: path())
+        }
+    }
+
+    func string(at entry: Int, path: () -> [any CodingKey]) throws -> String {
+        guard tape.kind(entry) == .string else { throw mismatch(String.self, at: entry, path: path()) }
+        return tape.string(entry)
+    }
+
+    func integer<T: FixedWidthInteger>(at entry: Int, path: () -> [any CodingKey]) throws -> T {
+        guard tape.kind(entry) == .number else { throw mismatch(T.self, at: entry, path: path()) }
+        let text = tape.text(entry)
+        // Up to 18 digits cannot overflow `Int`.
+        if tape.flags(entry) & JSONTape.isInteger != 0, text.count <= 18 {
+            let negative = text[0] == UInt8(ascii: "-")
+            var value = 0
+            for index in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
+            if let exact = T(exactly: negative ? -value : value) { return exact }
+        } else if let exact: T = JSONNumberText.exactInteger(text) {
+            return exact
+        }
+        throw doesNotFit(T.self, at: entry, path: path())
+    }
+
+    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(at entry: Int, path: () -> [any CodingKey]) throws -> T {
+        let kind = tape.kind(entry)
+        if kind == .number {
+            let text = tape.text(entry)
+            let value: T
+            if T.self == Double.self {
+                value = T(tape.double(entry))
+            } else if tape.flags(entry) & JSONTape.isInteger != 0, text.count <= 18, case .int(let int) = tape.number(entry) {
+                value = T(int)
+            } else {
+                value = T(String(decoding: text, as: UTF8.self))!
+            }
+            // Out of the type's range, or so small it became zero: `JSONDecoder` refuses both.
+            guard value.isFinite, value != 0 || JSONNumberText.isZero(text) else {
+                throw doesNotFit(T.self, at: entry, path: path())
+            }
+            return value
+        }
+        if kind == .string, case .convertFromString(let infinity, let negativeInfinity, let nan) = options.nonConformingFloatDecodingStrategy {
+            switch tape.string(entry) {
+            case infinity: return .infinity
+            case negativeInfinity: return -.infinity
+            case nan: return .nan
+            default: break
+            }
+        }
+        throw mismatch(T.self, at: entry, path: path())
+    }
+
+    // MARK: Foundation value types
+
+    private func date(at entry: Int, site: JSONPathSite, last: () -> JSONPathComponent?, path: () -> [any CodingKey]) throws -> Date {
+        guard tape.kind(entry) != .null else { throw valueNotFound(Date.self, path: path()) }
+        switch options.dateDecodingStrategy {
+        case .deferredToDate:
+            return try at(entry, site: site, appending: last()) { try Date(from: self) }
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try floatingPoint(at: entry, path: path) as Double)
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try floatingPoint(at: entry, path: path) as Double / 1000)
+        case .iso8601:
+            let text = try string(at: entry, path: path)
+            if let date = ISO8601Timestamp.parseInternetDateTime(text) ?? (try? Date.ISO8601FormatStyle().parse(text)) { return date }
+            throw corrupted("Expected date string to be ISO8601-formatted.", path: path())
+        case .formatted(let style):
+            let text = try string(at: entry, path: path)
+            if let date = try? style.parse(text) { return date }
+            throw corrupted("Date string does not match the expected ISO 8601 format.", path: path())
+        case .custom(let read):
+            return try at(entry, site: site, appending: last()) { try read(self) }
+        }
+    }
+
+    private func data(at entry: Int, site: JSONPathSite, last: () -> JSONPathComponent?, path: () -> [any CodingKey]) throws -> Data {
+        guard tape.kind(entry) != .null else { throw valueNotFound(Data.self, path: path()) }
+        switch options.dataDecodingStrategy {
+        case .deferredToData:
+            return try at(entry, site: site, appending: last()) { try Data(from: self) }
+        case .base64:
+            guard tape.kind(entry) == .string else { throw typeMismatch(String.self, at: entry, path: path()) }
+            if let data = Data(base64Encoded: tape.string(entry)) { return data }
+            throw corrupted("Encountered Data is not valid Base64.", path: path())
+        case .custom(let read):
+            return try at(entry, site: site, appending: last()) { try read(self) }
+        }
+    }
+
+    private func url(at entry: Int, path: () -> [any CodingKey]) throws -> URL {
+        guard tape.kind(entry) != .null else { throw valueNotFound(URL.self, path: path()) }
+        let text = try string(at: entry, path: path)
+        if let url = URL(string: text) { return url }
+        throw corrupted("Invalid URL string.", path: path())
+    }
+
+    private func decimal(at entry: Int, path: () -> [any CodingKey]) throws -> Decimal {
+        guard tape.kind(entry) == .number else { throw mismatch(Decimal.self, at: entry, path: path()) }
+        if let decimal = Decimal(string: String(decoding: tape.text(entry), as: UTF8.self)), !decimal.isNaN { return decimal }
+        throw doesNotFit(Decimal.self, at: entry, path: path())
+    }
+
+    // MARK: Errors
+
+    /// `valueNotFound` for a null, `typeMismatch` for anything else.
+    /// Why the value at `entry` cannot be opened as an object or an array, as `JSONDecoder` says it.
+    func containerMismatch(at entry: Int, path: [any CodingKey], array: Bool = false) -> DecodingError {
+        let type: Any.Type = array ? [Any].self : [String: Any].self
+        guard tape.kind(entry) == .null else { return typeMismatch(type, at: entry, path: path) }
+        return .valueNotFound(type, DecodingError.Context(
+            codingPath: path, debugDescription: "Cannot get \(array ? "unkeyed" : "keyed") decoding container -- found null value instead"))
+    }
+
+    func mismatch(_ type: Any.Type, at entry: Int, path: [any CodingKey]) -> DecodingError {
+        tape.kind(entry) == .null ? valueNotFound(type, path: path) : typeMismatch(type, at: entry, path: path)
+    }
+
+    func typeMismatch(_ type: Any.Type, at entry: Int, path: [any CodingKey]) -> DecodingError {
+        .typeMismatch(type, DecodingError.Context(
+            codingPath: path,
+            debugDescription: "Expected to decode \(type) but found \(describe(entry)) instead."))
+    }
+
+    func valueNotFound(_ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+        .valueNotFound(type, DecodingError.Context(
+            codingPath: path,
+            debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+    }
+
+    func corrupted(_ description: String, path: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: description))
+    }
+
+    private func doesNotFit(_ type: Any.Type, at entry: Int, path: [any CodingKey]) -> DecodingError {
+        corrupted("Parsed JSON number <\(String(decoding: tape.text(entry), as: UTF8.self))> does not fit in \(type).", path: path)
+    }
+
+    /// How `JSONDecoder` names what it found.
+    func describe(_ entry: Int) -> String {
+        switch tape.kind(entry) {
+        case .object: return "a dictionary"
+        case .array: return "an array"
+        case .string: return "a string"
+        case .number: return "number"
+        case .true, .false: return "bool"
+        case .null: return "null"
+        }
+    }
+}
+
+/// `[String: Value]` decodes from an object directly, keys as written, when a key strategy
+/// is set (which `JSONDecoder` applies to coding keys only).
+protocol JSONStringKeyedDictionary {
+    init(jsonObjectOf decoder: JSONTapeDecoder) throws
+}
+
+extension Dictionary: JSONStringKeyedDictionary where Key == String, Value: Decodable {
+    init(jsonObjectOf decoder: JSONTapeDecoder) throws {
+        let object = decoder.entry
+        let site = JSONPathSite(prefix: decoder.path.count)
+        let tape = decoder.tape
+        guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
+        self.init(minimumCapacity: tape.length(object))
+        var key = object + 1
+        let end = tape.offset(object)
+        while key < end {
+            let name = tape.string(key)
+            // The first of duplicate keys wins, as in `JSONDecoder`.
+            if self[name] == nil {
+                self[name] = try decoder.decodeValue(Value.self, at: key + 1, site: site, appending: { .key(JSONCodingKey(stringValue: name)) })
+            }
+            key = tape.next(key + 1)
+        }
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One step of a coding path: an object key or an array index.
+enum JSONPathComponent {
+    case key(any CodingKey)
+    case index(Int)
+
+    var codingKey: any CodingKey {
+        switch self {
+        case .key(let key): return key
+        case .index(let index): return JSONCodingKey(index: index)
+        }
+    }
+}
+
+/// The keys the decoder makes itself: array positions, dictionary keys, `super`.
+struct JSONCodingKey: CodingKey, Sendable {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init(intValue: Int) {
+        stringValue = "\(intValue)"
+        self.intValue = intValue
+    }
+
+    /// An array position, named as `JSONDecoder` names it.
+    init(index: Int) {
+        stringValue = "Index \(index)"
+        intValue = index
+    }
+
+    static let `super` = JSONCodingKey(stringValue: "super")
+}
+
+/// Where a container's values sit: the first `prefix` components of the decoder's path
+/// stack, then `tail` (the keys of containers reached with `nestedContainer`, which are not
+/// on the stack). Containers made inside an `init(from:)` have none (nil, so copying a site
+/// retains nothing).
+struct JSONPathSite {
+    var prefix: Int
+    var tail: [JSONPathComponent]? = nil
+
+    func appending(_ component: JSONPathComponent) -> JSONPathSite {
+        JSONPathSite(prefix: prefix, tail: (tail ?? []) + [component])
+    }
+}
+
+/// The `Decoder` over a parsed tape. One instance serves a whole decode: it moves to the
+/// value being decoded and back, and keeps the coding path as a stack that containers
+/// share by length, so decoding a nested value allocates nothing for its path.
+final class JSONTapeDecoder: Decoder {
+    let document: JSONTapeDocument
+    let tape: JSONTapeReader
+    let options: JSONBodyDecoder
+    let userInfo: [CodingUserInfoKey: Any]
+    let keysAsWritten: Bool
+    // The state below is touched only by the decode running on this decoder, one call at a
+    // time (a Decoder is not shared across threads), so the runtime's exclusivity checks on
+    // every access are skipped.
+    /// The tape entry of the value this decoder stands for.
+    @exclusivity(unchecked) var entry: Int
+    @exclusivity(unchecked) var path: [JSONPathComponent]
+    /// Direct-mapped by object entry: the key entry after the last one matched in that object,
+    /// where the next lookup starts (coding keys are usually asked for in document order).
+    @exclusivity(unchecked) var keyHints: [Int]
+
+    init(_ document: JSONTapeDocument, options: JSONBodyDecoder, entry: Int = 0, path: [JSONPathComponent] = []) {
+        self.document = document
+        tape = document.reader
+        self.options = options
+        userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+        if case .useDefaultKeys = options.keyDecodingStrategy { keysAsWritten = true } else { keysAsWritten = false }
+        self.entry = entry
+        self.path = path
+        keyHints = Array(repeating: -1, count: 2 * JSONTapeDecoder.hintSlots)
+    }
+
+    static let hintSlots = 64
+
+    var codingPath: [any CodingKey] { path.map(\.codingKey) }
+
+    /// The full path of a value at `site`, followed by `last`.
+    func components(_ site: JSONPathSite, appending last: JSONPathComponent? = nil) -> [JSONPathComponent] {
+        var components = Array(path.prefix(min(site.prefix, path.count)))
+        if let tail = site.tail { components.append(contentsOf: tail) }
+        if let last { components.append(last) }
+        return components
+    }
+
+    func codingPath(_ site: JSONPathSite, appending last: JSONPathComponent? = nil) -> [any CodingKey] {
+        components(site, appending: last).map(\.codingKey)
+    }
+
+    /// Runs `body` with this decoder at `entry` and its path at `site` + `last`, then restores both.
+    @inline(__always)
+    func at<Result>(_ entry: Int, site: JSONPathSite, appending last: JSONPathComponent?, _ body: () throws -> Result) rethrows -> Result {
+        let savedEntry = self.entry
+        self.entry = entry
+        defer { self.entry = savedEntry }
+        // The usual case: a container made in the running `init(from:)`, whose path is the stack.
+        guard path.count == site.prefix, site.tail == nil else {
+            return try atMovedPath(site: site, appending: last, body)
+        }
+        guard let last else { return try body() }
+        path.append(last)
+        defer { path.removeLast() }
+        return try body()
+    }
+
+    /// `at` for a container reached by `nestedContainer`, or used after its `init(from:)` returned.
+    private func atMovedPath<Result>(site: JSONPathSite, appending last: JSONPathComponent?, _ body: () throws -> Result) rethrows -> Result {
+        let saved = path
+        path = components(site, appending: last)
+        defer { path = saved }
+        return try body()
+    }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try JSONKeyedContainer<Key>(self, object: entry, site: JSONPathSite(prefix: path.count)))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try JSONUnkeyedContainer(self, array: entry, site: JSONPathSite(prefix: path.count))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// A separate decoder at `entry` (or at a null value), for `superDecoder()`.
+    func detachedDecoder(at entry: Int?, path: [JSONPathComponent]) -> JSONTapeDecoder {
+        guard let entry else {
+            let null = JSONTapeDocument(try! JSONTape.parse(Data("null".utf8), maximumDepth: 1))
+            return JSONTapeDecoder(null, options: options, path: path)
+        }
+        return JSONTapeDecoder(document, options: options, entry: entry, path: path)
+    }
+}
+
+extension JSONTapeDecoder: SingleValueDecodingContainer {
+    private var here: JSONPathSite { JSONPathSite(prefix: path.count) }
+
+    func decodeNil() -> Bool { tape.kind(entry) == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try bool(at: entry, path: { self.codingPath }) }
+    func decode(_ type: String.Type) throws -> String { try string(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Double.Type) throws -> Double { try floatingPoint(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Float.Type) throws -> Float { try floatingPoint(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(at: entry, path: { self.codingPath }) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(at: entry, path: { self.codingPath }) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try integer(at: entry, path: { self.codingPath }) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(at: entry, path: { self.codingPath }) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, at: entry, site: here, appending: { nil }) }
+}

@@ -1,0 +1,143 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension JSONTape {
+    /// Parses a JSON document: strict RFC 8259, UTF-8 (or UTF-16/32, converted), at most
+    /// `maximumDepth` levels of arrays and objects.
+    package static func parse(_ data: Data, maximumDepth: Int) throws(JSONReadingError) -> JSONTape {
+        let (bytes, start) = try JSONTextEncoding.utf8(data)
+        // `withUnsafeBytes` rethrows untyped errors, so the typed one travels as a result.
+        let scanned = bytes.withUnsafeBytes { raw -> Result<[UInt64], JSONReadingError> in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            do throws(JSONReadingError) {
+                try scanner.scan(from: start)
+            } catch {
+                return .failure(error)
+            }
+            return .success(scanner.words)
+        }
+        return JSONTape(bytes: bytes, words: try scanned.get())
+    }
+
+    /// Runs `body` with direct access to the tape and its bytes.
+    package func withReader<Result>(_ body: (JSONTapeReader) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes { raw in
+            try words.withUnsafeBufferPointer { words in
+                try body(JSONTapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress ?? UnsafePointer(bitPattern: 1)!, words: words))
+            }
+        }
+    }
+}
+
+/// Reads entries and turns strings and numbers into Swift values; valid only inside
+/// ``JSONTape/withReader(_:)``.
+package struct JSONTapeReader {
+    package let base: UnsafePointer<UInt8>
+    package let words: UnsafeBufferPointer<UInt64>
+
+    @inline(__always) package func kind(_ entry: Int) -> JSONTape.Kind {
+        JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[2 * entry]))!
+    }
+    @inline(__always) package func flags(_ entry: Int) -> UInt8 { UInt8(truncatingIfNeeded: words[2 * entry] >> 8) }
+    @inline(__always) package func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
+    @inline(__always) package func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
+
+    /// The entry after the value at `entry` (and after everything inside it).
+    @inline(__always) package func next(_ entry: Int) -> Int {
+        let word = words[2 * entry]
+        let kind = UInt8(truncatingIfNeeded: word)
+        return kind == JSONTape.Kind.object.rawValue || kind == JSONTape.Kind.array.rawValue ? offset(entry) : entry + 1
+    }
+
+    /// The raw bytes of a string's text (escapes not decoded) or a number.
+    @inline(__always) package func text(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + offset(entry), count: length(entry))
+    }
+
+    // MARK: Strings
+
+    /// Whether `count` bytes at `a` and `b` are equal.
+    @inline(__always)
+    package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, count: Int) -> Bool {
+        guard let b else { return count == 0 }
+        var index = 0
+        while index + 8 <= count {
+            if UnsafeRawPointer(a + index).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + index).loadUnaligned(as: UInt64.self) { return false }
+            index += 8
+        }
+        while index < count {
+            if a[index] != b[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// A hash of a key's bytes (its length, first and last eight bytes) for duplicate checks.
+    package static func keyHash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var hash = UInt64(text.count) &* multiplier
+        if text.count >= 8, let base = text.baseAddress {
+            hash = (hash ^ UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) &* multiplier
+            hash = (hash ^ UnsafeRawPointer(base + text.count - 8).loadUnaligned(as: UInt64.self)) &* multiplier
+        } else {
+            for byte in text { hash = (hash ^ UInt64(byte)) &* multiplier }
+        }
+        return hash ^ hash >> 29
+    }
+
+    /// The string at `entry`, escapes decoded.
+    package func string(_ entry: Int) -> String {
+        let raw = text(entry)
+        if flags(entry) & JSONTape.hasEscapes == 0 { return String(decoding: raw, as: UTF8.self) }
+        // Decoded text is never longer than its escaped form.
+        return String(unsafeUninitializedCapacity: raw.count) { output in
+            JSONTapeReader.unescape(raw, into: output)
+        }
+    }
+
+    /// Decodes the escapes of scanned (so valid) string text; returns the bytes written.
+    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var read = 0
+        var written = 0
+        func hex4(_ at: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for index in at..<(at + 4) { value = value << 4 | UInt32(JSONUTF8.hexValue(raw[index])!) }
+            return value
+        }
+        while read < raw.count {
+            let byte = raw[read]
+            guard byte == UInt8(ascii: "\\") else {
+                output[written] = byte
+                written += 1
+                read += 1
+                continue
+            }
+            let escaped = raw[read + 1]
+            read += 2
+            let simple: UInt8
+            switch escaped {
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
+            case UInt8(ascii: "u"):
+                var scalar = hex4(read)
+                read += 4
+                if scalar & 0xFC00 == 0xD800 {
+                    scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + 2) & 0x3FF))
+                    read += 6
+                }
+                UTF8.encode(Unicode.Scalar(scalar)!, into: { output[written] = $0; written += 1 })
+                continue
+            default: simple = escaped  // " \ /
+            }
+            output[written] = simple
+            written += 1
+        }
+        return written
+    }
+}

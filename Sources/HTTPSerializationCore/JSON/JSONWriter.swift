@@ -1,0 +1,352 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How the package's JSON writer lays out its output; the names are
+/// `JSONSerialization.WritingOptions`'s, and so is the output for each.
+public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
+    /// The same bits as `JSONSerialization.WritingOptions`, so archived options carry over.
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    /// Line breaks and two-space indentation, `"key" : value` in objects.
+    public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
+    /// Object keys in `JSONSerialization`'s order: punctuation, then digit runs by value, then
+    /// letters ignoring case (`"a_b" < "a2" < "a10" < "B"`), lower case first among ties.
+    public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
+    /// `/` written as is rather than as `\/`.
+    public static let withoutEscapingSlashes = JSONWritingOptions(rawValue: 1 << 3)
+    /// A bare string, number, boolean or null may be the whole document.
+    public static let fragmentsAllowed = JSONWritingOptions(rawValue: 1 << 2)
+}
+
+extension ParameterValue {
+    /// This value as JSON text in UTF-8, written by the package's own writer.
+    ///
+    /// The bytes `JSONSerialization.data(withJSONObject:options:)` writes for the same value
+    /// (numbers shortest-round-trip, `/` escaped unless told not to), without building
+    /// Foundation objects first; `JSONRequestSerializer` bodies come from here.
+    ///
+    /// ```swift
+    /// let body = try ParameterValue(["id": 7, "tags": ["a/b"]]).jsonData(options: .sortedKeys)
+    /// // {"id":7,"tags":["a\/b"]}
+    /// ```
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidJSONParameters(reason:underlying:)`` for
+    ///   NaN, infinity, data, dates, sets, or a bare scalar without `.fragmentsAllowed`, naming
+    ///   where the value is; ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`.
+    public func jsonData(options: JSONWritingOptions = [], maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws -> Data {
+        if !isContainer, !options.contains(.fragmentsAllowed) {
+            throw HTTPSerializationError.invalidJSONParameters(reason: "A top-level scalar needs the .fragmentsAllowed writing option.")
+        }
+        try checkDepth(limit: maximumDepth)
+        var writer = JSONWriter(options: options)
+        try writer.write(self)
+        return Data(writer.output)
+    }
+}
+
+/// Writes a parameter tree as JSON with an explicit stack of open containers.
+struct JSONWriter {
+    private(set) var output: [UInt8] = []
+    private let pretty: Bool
+    private let sortsKeys: Bool
+    private let escapesSlashes: Bool
+
+    init(options: JSONWritingOptions) {
+        pretty = options.contains(.prettyPrinted)
+        sortsKeys = options.contains(.sortedKeys)
+        escapesSlashes = !options.contains(.withoutEscapingSlashes)
+        output.reserveCapacity(256)
+    }
+
+    /// An open array or object and the position of its next value.
+    private struct Frame {
+        var elements: [ParameterValue] = []
+        var keys: [String] = []
+        var values: [ParameterValue] = []
+        var isObject: Bool
+        var next = 0
+        var count: Int { isObject ? keys.count : elements.count }
+    }
+
+    mutating func write(_ root: ParameterValue) throws {
+        var stack: [Frame] = []
+        var value = root
+        while true {
+            switch value {
+            case .array(let array):
+                openContainer(isObject: false)
+                stack.append(Frame(elements: array.elements, isObject: false))
+            case .dictionary(let dictionary):
+                openContainer(isObject: true)
+                var frame = Frame(isObject: true)
+                if sortsKeys {
+                    frame.keys = JSONKeyOrder.sorted(dictionary.entries.keys)
+                    frame.values = frame.keys.map { dictionary.entries[$0]! }
+                } else {
+                    frame.keys.reserveCapacity(dictionary.entries.count)
+                    frame.values.reserveCapacity(dictionary.entries.count)
+                    for (key, element) in dictionary.entries {
+                        frame.keys.append(key)
+                        frame.values.append(element)
+                    }
+                }
+                stack.append(frame)
+            default:
+                try writeScalar(value) { Self.path(of: stack) }
+            }
+            // Move to the next value, closing every container that has none left.
+            while let top = stack.indices.last {
+                let frame = stack[top]
+                if frame.next < frame.count {
+                    separator(first: frame.next == 0, level: stack.count)
+                    if frame.isObject {
+                        key(frame.keys[frame.next])
+                        value = frame.values[frame.next]
+                    } else {
+                        value = frame.elements[frame.next]
+                    }
+                    stack[top].next += 1
+                    break
+                }
+                stack.removeLast()
+                closeContainer(isObject: frame.isObject, level: stack.count)
+            }
+            if stack.isEmpty { return }
+        }
+    }
+
+    /// The path of the value just reached, from the open containers.
+    private static func path(of stack: [Frame]) -> ParameterPath {
+        var path = ParameterPath()
+        for frame in stack {
+            path = path.appending(frame.isObject ? .key(frame.keys[frame.next - 1]) : .index(frame.next - 1))
+        }
+        return path
+    }
+
+    // MARK: Pieces (shared with the streaming encoder)
+
+    mutating func openContainer(isObject: Bool) {
+        output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        if pretty { output.append(UInt8(ascii: "\n")) }
+    }
+
+    /// What goes before a value at nesting `level`: a comma unless it is the first, and in
+    /// pretty output a line break and indentation.
+    mutating func separator(first: Bool, level: Int) {
+        if !first {
+            output.append(UInt8(ascii: ","))
+            if pretty { output.append(UInt8(ascii: "\n")) }
+        }
+        if pretty { indent(level) }
+    }
+
+    mutating func key(_ key: String) {
+        writeString(key)
+        output.append(contentsOf: pretty ? " : ".utf8 : ":".utf8)
+    }
+
+    /// Closes a container whose parent is at nesting `level`.
+    mutating func closeContainer(isObject: Bool, level: Int) {
+        if pretty {
+            output.append(UInt8(ascii: "\n"))
+            indent(level)
+        }
+        output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+
+    /// A number already written as JSON text, less a trailing `.0` as `JSONSerialization` writes it.
+    mutating func writeNumberText(_ text: String) {
+        var text = text
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        output.append(contentsOf: text.utf8)
+    }
+
+    private mutating func indent(_ level: Int) {
+        output.append(contentsOf: repeatElement(0x20, count: 2 * level))
+    }
+
+    /// A string, number, boolean or null; `path` names the value for an error.
+    mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
+        func refusal(_ reason: String) -> HTTPSerializationError {
+            HTTPSerializationError.refusedValue(inJSON: true, path: path(), reason: reason)
+        }
+        switch value {
+        case .string(let string):
+            writeString(string)
+        case .int(let int):
+            writeInteger(int)
+        case .double(let double):
+            guard double.isFinite else { throw refusal("\(double) is not a JSON number") }
+            writeNumberText(double.description)
+        case .decimal(let decimal):
+            guard !decimal.isNaN else { throw refusal("NaN is not a JSON number") }
+            output.append(contentsOf: decimal.description.utf8)
+        case .bool(let flag):
+            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .data:
+            throw refusal("binary data has no JSON form; encode it as a string first")
+        case .date:
+            throw refusal("a date has no JSON form; encode it as a string or number first")
+        case .set:
+            throw refusal("a set has no JSON form; use an array")
+        case .array, .dictionary:
+            preconditionFailure("containers are opened by write(_:)")
+        }
+    }
+
+    private mutating func writeInteger(_ value: Int) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = output.count
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        output[start...].reverse()
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A string in quotes, escaped as `JSONSerialization` escapes it: `"`, `\`, `/` (unless
+    /// told not to) and control characters; everything else as its UTF-8 bytes.
+    mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while let found = nextEscape(in: bytes, from: index) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<found]))
+                writeEscape(bytes[found])
+                index = found + 1
+                runStart = index
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapesSlashes)
+    }
+
+    /// The first byte at or after `start` that must be escaped, eight bytes at a time.
+    private func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        var index = start
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                // Bytes below 0x20 (a byte with its top bit set is never one), quotes, backslashes, slashes.
+                var flags = (word &- 0x20 &* ones) & ~word & highs
+                flags |= hasZero(word ^ (UInt64(UInt8(ascii: "\"")) &* ones)) | hasZero(word ^ (UInt64(UInt8(ascii: "\\")) &* ones))
+                if escapesSlashes { flags |= hasZero(word ^ (UInt64(UInt8(ascii: "/")) &* ones)) }
+                if flags != 0 {
+                    // The lowest flagged byte is exact; later ones may be false alarms, so rescan from there.
+                    return index + flags.trailingZeroBitCount / 8
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if needsEscape(bytes[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func writeEscape(_ byte: UInt8) {
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
+        default:
+            output.append(contentsOf: "u00".utf8)
+            output.append(Self.hexDigits[Int(byte >> 4)])
+            output.append(Self.hexDigits[Int(byte & 0xF)])
+        }
+    }
+}
+
+/// The key order of `JSONSerialization`'s `.sortedKeys`, which compares keys with
+/// `[.numeric, .caseInsensitive, .forcedOrdering]` in the system locale (Unicode collation).
+///
+/// Modelled for ASCII as observed on Linux: controls are ignored; space, then punctuation and
+/// symbols in collation order, then digit runs by numeric value, then letters ignoring case.
+/// Ties go to the key whose letters are lower case first, then to fewer leading zeros, then
+/// to code point order. Other characters follow the letters by code point (Foundation would
+/// place them by the collation tables, `é` beside `e`).
+enum JSONKeyOrder {
+    /// Keys sorted in that order, each key's comparison form computed once.
+    static func sorted(_ keys: some Sequence<String>) -> [String] {
+        keys.map { (SortKey($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    private static let symbols = Array(" _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$".unicodeScalars)
+
+    private struct SortKey: Comparable {
+        var primary: [UInt32] = []
+        var cases: [UInt8] = []
+        var zeros: [Int] = []
+        var scalars: [UInt32] = []
+
+        init(_ key: String) {
+            let scalars = Array(key.unicodeScalars)
+            self.scalars = scalars.map(\.value)
+            var index = 0
+            while index < scalars.count {
+                let value = scalars[index].value
+                switch value {
+                case 0x30...0x39:
+                    // A digit run: its length without leading zeros, then its digits.
+                    var end = index
+                    while end < scalars.count, (0x30...0x39).contains(scalars[end].value) { end += 1 }
+                    var significant = index
+                    while significant < end - 1, scalars[significant].value == 0x30 { significant += 1 }
+                    zeros.append(significant - index)
+                    primary.append(1_000 + UInt32(end - significant))
+                    primary.append(contentsOf: scalars[significant..<end].map { 1_000 + $0.value })
+                    index = end
+                    continue
+                case 0x41...0x5A:
+                    primary.append(2_000 + value + 0x20)
+                    cases.append(1)
+                case 0x61...0x7A:
+                    primary.append(2_000 + value)
+                    cases.append(0)
+                case 0..<0x20, 0x7F:
+                    break
+                default:
+                    if let rank = JSONKeyOrder.symbols.firstIndex(of: scalars[index]) {
+                        primary.append(UInt32(rank) + 1)
+                    } else {
+                        primary.append(3_000 + value)
+                    }
+                }
+                index += 1
+            }
+        }
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            if lhs.primary != rhs.primary { return lhs.primary.lexicographicallyPrecedes(rhs.primary) }
+            if lhs.cases != rhs.cases { return lhs.cases.lexicographicallyPrecedes(rhs.cases) }
+            if lhs.zeros != rhs.zeros { return lhs.zeros.lexicographicallyPrecedes(rhs.zeros) }
+            return lhs.scalars.lexicographicallyPrecedes(rhs.scalars)
+        }
+
+        static func == (lhs: SortKey, rhs: SortKey) -> Bool { lhs.scalars == rhs.scalars }
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ParameterValue {
+    /// Reads a JSON document into a parameter tree, with the package's own reader.
+    ///
+    /// For code that wants JSON without `Any`: strict RFC 8259 (UTF-8, or UTF-16/32 told by
+    /// a byte-order mark or by its zero bytes), exact numbers (``ParameterValue/int(_:)``
+    /// when they fit `Int`, ``ParameterValue/decimal(_:)`` for larger integers, otherwise
+    /// ``ParameterValue/double(_:)``; `-0` keeps its sign as a double), the last of duplicate
+    /// keys wins, and any nesting past `maximumDepth` is a typed error, never a crash.
+    ///
+    /// ```swift
+    /// let value = try ParameterValue(json: Data(#"{"id": 7, "tags": ["a"]}"#.utf8))
+    /// // ["id": 7, "tags": ["a"]]
+    /// ```
+    ///
+    /// - Throws: ``JSONReadingError`` naming the fault and its byte offset.
+    public init(json data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
+        let tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
+        self = tape.withReader { $0.build(with: ParameterValueBuilder()) }
+    }
+}
+
+private struct ParameterValueBuilder: JSONTapeBuilding {
+    var removesNulls: Bool { false }
+
+    func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue {
+        switch tape.kind(entry) {
+        case .string: return .string(tape.string(entry))
+        case .number:
+            switch tape.number(entry) {
+            case .int(let int): return .int(int)
+            case .uint64(let unsigned): return .decimal(Decimal(unsigned))
+            case .decimal(let decimal): return .decimal(decimal)
+            case .double(let double): return .double(double)
+            }
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null, .object, .array: return .null
+        }
+    }
+
+    func makeArray(capacity: Int) -> [ParameterValue] {
+        var array: [ParameterValue] = []
+        array.reserveCapacity(capacity)
+        return array
+    }
+
+    func makeObject(capacity: Int) -> [String: ParameterValue] { Dictionary(minimumCapacity: capacity) }
+    func append(_ value: ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
+    func insert(_ value: ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
+    func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
+    func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
+}
+
+/// The package's own JSON reader, for checks that need no value.
+public enum JSONReader {
+    /// Checks that `data` is exactly one JSON document, without building any value.
+    ///
+    /// The same strict RFC 8259 pass every JSON output of the package starts with: useful
+    /// to vet a body before storing or forwarding it.
+    ///
+    /// - Throws: ``JSONReadingError`` naming the fault and its byte offset.
+    public static func validate(_ data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
+        _ = try JSONTape.parse(data, maximumDepth: maximumDepth)
+    }
+}

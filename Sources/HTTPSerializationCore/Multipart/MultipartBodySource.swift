@@ -1,0 +1,218 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where one part's body bytes come from; each enforces the declared length exactly.
+protocol MultipartBodySource: AnyObject {
+    /// Fills up to `buffer.count` bytes; 0 only once the declared length has been delivered.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    func close()
+}
+
+final class DataBodySource: MultipartBodySource {
+    private let data: Data
+    private var offset = 0
+
+    init(_ data: Data) {
+        self.data = data
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, data.count - offset)
+        guard count > 0 else { return 0 }
+        data.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return count
+    }
+
+    func close() {}
+}
+
+/// Reads a regular file with `read(2)`: straight into large destination buffers, through one
+/// staging buffer (allocated once per part) for small ones.
+final class FileBodySource: MultipartBodySource {
+    static let stagingSize = 256 * 1024
+
+    private let label: String
+    private let declared: UInt64
+    private var remaining: UInt64
+    private var descriptor: Int32
+    private var staging: UnsafeMutableRawBufferPointer?
+    private var stagedStart = 0
+    private var stagedEnd = 0
+
+    init(url: URL, declared: UInt64, label: String) throws {
+        self.label = label
+        self.declared = declared
+        remaining = declared
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw HTTPSerializationError.multipartSourceUnavailable(
+                part: label, reason: "\(url.path) cannot be opened (\(POSIX.errorDescription))")
+        }
+        let size = try currentSize(path: url.path)
+        if size != declared {
+            close()
+            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: size)
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard remaining > 0 else { return try finish() }
+        let wanted = Int(min(UInt64(buffer.count), remaining))
+        if stagedEnd > stagedStart || wanted < Self.stagingSize / 4 {
+            return try readStaged(into: buffer, wanted: wanted)
+        }
+        let count = try readFile(into: buffer.baseAddress!, count: wanted)
+        remaining -= UInt64(count)
+        return count
+    }
+
+    private func readStaged(into buffer: UnsafeMutableRawBufferPointer, wanted: Int) throws -> Int {
+        if stagedEnd == stagedStart {
+            if staging == nil { staging = .allocate(byteCount: Self.stagingSize, alignment: 16) }
+            let refill = Int(min(UInt64(Self.stagingSize), remaining))
+            stagedStart = 0
+            stagedEnd = try readFile(into: staging!.baseAddress!, count: refill)
+        }
+        let count = min(wanted, stagedEnd - stagedStart)
+        buffer.baseAddress!.copyMemory(from: staging!.baseAddress! + stagedStart, byteCount: count)
+        stagedStart += count
+        remaining -= UInt64(count)
+        return count
+    }
+
+    /// One `read(2)` of up to `count` bytes; a file that ends before its declared size is an error.
+    private func readFile(into pointer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        while true {
+            let result = POSIX.read(descriptor, pointer, count)
+            if result > 0 { return result }
+            if result == 0 {
+                let delivered = declared - remaining
+                throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: delivered)
+            }
+            if errno == EINTR { continue }
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "reading failed (\(POSIX.errorDescription))")
+        }
+    }
+
+    /// After the declared bytes: a file that grew is an error too, though nothing past the
+    /// declared length was sent.
+    private func finish() throws -> Int {
+        guard descriptor >= 0 else { return 0 }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, UInt64(info.st_size) > declared {
+            let size = UInt64(info.st_size)
+            close()
+            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: size)
+        }
+        close()
+        return 0
+    }
+
+    private func currentSize(path: String) throws -> UInt64 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            close()
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(path) cannot be examined (\(POSIX.errorDescription))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close()
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(path) is no longer a regular file")
+        }
+        return UInt64(info.st_size)
+    }
+
+    func close() {
+        if descriptor >= 0 {
+            POSIX.close(descriptor)
+            descriptor = -1
+        }
+        staging?.deallocate()
+        staging = nil
+    }
+}
+
+/// Reads a part stream, never asking for more than the bytes still declared.
+final class StreamBodySource: MultipartBodySource {
+    private let stream: any MultipartPartStream
+    private let label: String
+    private let declared: UInt64
+    private var remaining: UInt64
+    private var closed = false
+
+    init(stream: any MultipartPartStream, declared: UInt64, label: String) {
+        self.stream = stream
+        self.label = label
+        self.declared = declared
+        remaining = declared
+    }
+
+    deinit {
+        close()
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard remaining > 0 else { return try finish() }
+        let wanted = Int(min(UInt64(buffer.count), remaining))
+        let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+        if count == 0 {
+            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: declared - remaining)
+        }
+        remaining -= UInt64(count)
+        return count
+    }
+
+    /// One probe read past the declared length tells a stream that is longer than declared.
+    private func finish() throws -> Int {
+        guard !closed else { return 0 }
+        var probe: UInt8 = 0
+        let extra = try withUnsafeMutableBytes(of: &probe) { try readStream(into: $0) }
+        close()
+        if extra > 0 {
+            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: declared + UInt64(extra))
+        }
+        return 0
+    }
+
+    /// The stream's own read, its failures named after the part; a count it cannot have
+    /// read is a failure too.
+    private func readStream(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count: Int
+        do {
+            count = try stream.read(into: buffer)
+        } catch let error as HTTPSerializationError {
+            throw error
+        } catch let error as MultipartStreamError {
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: error.reason)
+        } catch {
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "the stream failed: \(error)")
+        }
+        guard (0...buffer.count).contains(count) else {
+            throw HTTPSerializationError.multipartSourceUnavailable(
+                part: label, reason: "the stream reported \(count) bytes read into a buffer of \(buffer.count)")
+        }
+        return count
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        stream.close()
+    }
+}

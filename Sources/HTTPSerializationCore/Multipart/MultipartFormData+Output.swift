@@ -1,0 +1,113 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension MultipartFormData {
+    /// The whole body in memory, for small forms and tests.
+    ///
+    /// - Throws: what reading the parts throws (a missing file, a short stream, …).
+    public func encodedData() throws -> Data {
+        var data = Data(count: Int(contentLength))
+        let reader = MultipartBodyReader(form: self)
+        var throttle = ThrottleState(throttle)
+        let produced = try data.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let pause = throttle.pauseBeforeNextPacket()
+                if pause > 0 { POSIX.sleep(seconds: pause) }
+                let end = offset + throttle.cap(buffer.count - offset)
+                let count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<end]))
+                guard count > 0 else { break }
+                offset += count
+            }
+            return offset
+        }
+        // The sources enforce every declared length, so this only guards the arithmetic.
+        guard produced == data.count, reader.isAtEnd else {
+            throw HTTPSerializationError.multipartLengthMismatch(part: "the body", declared: contentLength, actual: UInt64(produced))
+        }
+        return data
+    }
+
+    /// Writes the body to a file, for uploads that need a real `Content-Length` where a
+    /// stream would be sent chunked (URLSession on Linux).
+    ///
+    /// `progress` receives the bytes written so far and the total after every write.
+    /// A failed or cancelled write removes the partial file.
+    public func writeEncodedBody(
+        to fileURL: URL, progress: (@Sendable (_ written: UInt64, _ total: UInt64) -> Void)? = nil
+    ) async throws {
+        let reader = MultipartBodyReader(form: self)
+        defer { reader.close() }
+        try await BodyFileWriter.write(to: fileURL, total: contentLength, throttle: throttle, progress: progress) {
+            try reader.read(into: $0)
+        }
+    }
+}
+
+/// Copies a body, chunk by chunk through one 1 MiB buffer, into a file.
+package enum BodyFileWriter {
+    package static let bufferSize = 1 << 20
+
+    package static func write(
+        to fileURL: URL, total: UInt64?, throttle: MultipartFormData.Throttle?,
+        progress: (@Sendable (UInt64, UInt64) -> Void)?,
+        read: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) async throws {
+        guard fileURL.isFileURL else {
+            throw HTTPSerializationError.fileWriteFailed(path: fileURL.absoluteString, reason: "it is not a file URL")
+        }
+        let path = fileURL.path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw HTTPSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var state = ThrottleState(throttle)
+        var written: UInt64 = 0
+        do {
+            while true {
+                try Task.checkCancellation()
+                let pause = state.pauseBeforeNextPacket()
+                if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
+                let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[..<state.cap(bufferSize)]))
+                guard count > 0 else { break }
+                try writeAll(descriptor, buffer.baseAddress!, count, path: path)
+                written += UInt64(count)
+                progress?(written, total ?? written)
+            }
+            guard POSIX.close(descriptor) else {
+                throw HTTPSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)
+            }
+        } catch {
+            POSIX.close(descriptor)
+            unlink(path)
+            throw error
+        }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ start: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
+        var offset = 0
+        while offset < count {
+            let result = POSIX.write(descriptor, start + offset, count - offset)
+            if result > 0 {
+                offset += result
+            } else if result < 0, errno == EINTR {
+                continue
+            } else {
+                throw HTTPSerializationError.fileWriteFailed(path: path, reason: result == 0 ? "nothing was written" : POSIX.errorDescription)
+            }
+        }
+    }
+
+}

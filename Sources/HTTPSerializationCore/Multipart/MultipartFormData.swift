@@ -1,0 +1,205 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A `multipart/form-data` body that is never assembled in memory: parts are recorded when
+/// appended and read lazily, in order, by whichever adapter sends them.
+///
+/// The exact ``contentLength`` is known before the first byte goes out, and every part's
+/// declared length is enforced while reading: a file or stream that ends early, grows or
+/// changes size is a typed error, and nothing past the declared length is ever sent.
+///
+/// ```swift
+/// var form = MultipartFormData()
+/// try form.appendPart(formData: Data("Ann".utf8), name: "user")
+/// try form.appendPart(fileURL: URL(fileURLWithPath: "/tmp/photo.png"), name: "photo")
+/// let stream = form.makeInputStream()          // for URLRequest.httpBodyStream
+/// let bytes = try form.encodedData()          // for small forms
+/// ```
+public struct MultipartFormData: Sendable {
+    /// The boundary between parts: 128 random bits by default, or one you inject for
+    /// reproducible bodies (validated against RFC 2046).
+    public let boundary: String
+    private(set) var parts: [Part] = []
+    /// The bandwidth limit every adapter honours, if set.
+    public private(set) var throttle: Throttle?
+
+    /// At most `packetSize` bytes per read, with `delay` seconds between packets.
+    public struct Throttle: Sendable, Hashable {
+        public var packetSize: Int
+        public var delay: TimeInterval
+    }
+
+    /// A form with a boundary from the system's cryptographic random generator.
+    public init() {
+        boundary = MultipartBoundary.random()
+    }
+
+    /// A form with a boundary of your choosing, for signatures and snapshot tests.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidBoundary(_:reason:)`` unless it is 1–70
+    ///   RFC 2046 boundary characters not ending in a space.
+    public init(boundary: String) throws {
+        try MultipartBoundary.validate(boundary)
+        self.boundary = boundary
+    }
+
+    /// `multipart/form-data; boundary=…`, the request's `Content-Type`; the boundary is quoted
+    /// when it holds a character RFC 2045 reserves (space, `( ) , / : = ?`).
+    public var contentType: String {
+        MultipartBoundary.needsQuoting(boundary) ? "multipart/form-data; boundary=\"\(boundary)\"" : "multipart/form-data; boundary=\(boundary)"
+    }
+
+    /// Whether the form has no parts (a request with it gets no body).
+    public var isEmpty: Bool { parts.isEmpty }
+
+    /// The number of parts appended so far.
+    public var partCount: Int { parts.count }
+
+    /// The exact number of bytes every adapter produces for this form.
+    public var contentLength: UInt64 {
+        guard !parts.isEmpty else { return 0 }
+        let boundaryCount = UInt64(boundary.utf8.count)
+        var total = boundaryCount + 4  // "--" boundary CRLF
+        for (index, part) in parts.enumerated() {
+            if index > 0 { total += boundaryCount + 6 }  // CRLF "--" boundary CRLF
+            total += UInt64(part.headerBlock.count) + part.bodyLength
+        }
+        return total + boundaryCount + 8  // CRLF "--" boundary "--" CRLF
+    }
+
+    // MARK: Appending parts
+
+    /// Appends a file, named by its last path component, typed by its extension.
+    ///
+    /// - Throws: ``HTTPSerializationError/multipartSourceUnavailable(part:reason:)`` when the
+    ///   URL is not a file URL, or the file is missing, a directory, or of unknown size.
+    public mutating func appendPart(fileURL: URL, name: String) throws {
+        let fileName = fileURL.lastPathComponent
+        try appendPart(fileURL: fileURL, name: name, fileName: fileName, mimeType: MIMETypes.type(forFileName: fileName))
+    }
+
+    /// Appends a file with an explicit file name and MIME type; its size is read now and
+    /// enforced when the body is read.
+    public mutating func appendPart(fileURL: URL, name: String, fileName: String, mimeType: String) throws {
+        let label = nextLabel(name: name, fileName: fileName)
+        let length = try Self.regularFileSize(fileURL, label: label)
+        try append(name: name, fileName: fileName, mimeType: mimeType, body: .file(fileURL, length: length), label: label)
+    }
+
+    /// Appends a stream that delivers exactly `length` bytes; it can be read once.
+    ///
+    /// Use ``appendPart(streamFactory:name:fileName:length:mimeType:)`` for bodies that must
+    /// be sent again (retries, redirects).
+    public mutating func appendPart(stream: any MultipartPartStream, name: String, fileName: String, length: UInt64, mimeType: String) throws {
+        let label = nextLabel(name: name, fileName: fileName)
+        try append(name: name, fileName: fileName, mimeType: mimeType, body: .stream(OneShotStream(stream), length: length), label: label)
+    }
+
+    /// Appends a stream made afresh by `streamFactory` each time the body is read, so every
+    /// adapter can replay it; each stream must deliver exactly `length` bytes.
+    ///
+    /// ```swift
+    /// try form.appendPart(streamFactory: { try ChunkedReader(path) }, name: "log",
+    ///                     fileName: "log.txt", length: size, mimeType: "text/plain")
+    /// ```
+    public mutating func appendPart(
+        streamFactory: @escaping @Sendable () throws -> any MultipartPartStream,
+        name: String, fileName: String, length: UInt64, mimeType: String
+    ) throws {
+        let label = nextLabel(name: name, fileName: fileName)
+        try append(name: name, fileName: fileName, mimeType: mimeType, body: .streamFactory(streamFactory, length: length), label: label)
+    }
+
+    /// Appends in-memory data as a file part.
+    public mutating func appendPart(fileData: Data, name: String, fileName: String, mimeType: String) throws {
+        let label = nextLabel(name: name, fileName: fileName)
+        try append(name: name, fileName: fileName, mimeType: mimeType, body: .data(fileData), label: label)
+    }
+
+    /// Appends a plain form field: `Content-Disposition: form-data; name="…"` and the bytes.
+    public mutating func appendPart(formData: Data, name: String) throws {
+        let label = nextLabel(name: name, fileName: nil)
+        try append(name: name, fileName: nil, mimeType: nil, body: .data(formData), label: label)
+    }
+
+    /// Appends a part with headers of your own, written in a stable order (Content-Disposition,
+    /// Content-Type, then the rest as given). `HTTPHeaderFields` has already refused CR, LF
+    /// and other unsafe characters, so appending cannot fail; a body holding the boundary
+    /// delimiter fails when the form is encoded
+    /// (``HTTPSerializationError/multipartBoundaryInBody(part:)``).
+    public mutating func appendPart(headers: HTTPHeaderFields, body: Data) {
+        parts.append(Part(headerBlock: Self.headerBlock(headers), body: .data(body), label: "part \(parts.count + 1)"))
+    }
+
+    /// Limits every adapter to `packetSize` bytes per read with `delay` seconds between
+    /// reads: AFNetworking's upload throttle. Sizes below 1 count as 1; negative or
+    /// non-finite delays as 0.
+    public mutating func throttleBandwidth(packetSize: Int = 16 * 1024, delay: TimeInterval = 0.2) {
+        throttle = Throttle(packetSize: max(1, packetSize), delay: delay.isFinite ? max(0, delay) : 0)
+    }
+
+    // MARK: Parameters
+
+    /// Appends one form field per query-string pair of `parameters` (AFNetworking's rule):
+    /// names unescaped (`user[tags][]`), `Data` values raw, null as an empty part, other
+    /// values as the style writes them.
+    ///
+    /// - Throws: ``HTTPSerializationError/stringEncodingFailed(encoding:)`` when a value
+    ///   cannot be represented in `stringEncoding` (AFNetworking dropped such parts silently).
+    public mutating func appendParts(
+        from parameters: ParameterValue, style: QueryStringStyle = .afNetworking, stringEncoding: String.Encoding = .utf8
+    ) throws {
+        for pair in queryStringPairs(from: parameters, style: style) {
+            let data: Data
+            switch pair.value {
+            case .data(let bytes): data = bytes
+            case .null: data = Data()
+            default:
+                guard let encoded = style.text(for: pair.value).data(using: stringEncoding, allowLossyConversion: false) else {
+                    throw HTTPSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
+                }
+                data = encoded
+            }
+            try appendPart(formData: data, name: pair.field)
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: String) throws {
+        var checked = false
+        if case .data(let data) = body {
+            guard !data.withUnsafeBytes({ MultipartDelimiterScanner.contains($0, boundary: boundary) }) else {
+                throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+            }
+            checked = true
+        }
+        var headers = HTTPHeaderFields()
+        try headers.setValue(Self.contentDisposition(name: name, fileName: fileName), forHTTPHeaderField: "Content-Disposition")
+        if let mimeType { try headers.setValue(mimeType, forHTTPHeaderField: "Content-Type") }
+        parts.append(Part(headerBlock: Self.headerBlock(headers), body: body, label: label, isCheckedForDelimiter: checked))
+    }
+
+    private func nextLabel(name: String, fileName: String?) -> String {
+        var label = "part \(parts.count + 1) \"\(name)\""
+        if let fileName { label += " (\(fileName))" }
+        return label
+    }
+
+    static func regularFileSize(_ url: URL, label: String) throws -> UInt64 {
+        guard url.isFileURL else {
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.absoluteString) is not a file URL")
+        }
+        guard let status = POSIX.fileStatus(url.path) else {
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.path) does not exist or cannot be read")
+        }
+        guard status.isRegular else {
+            let kind = status.isDirectory ? "a directory" : "not a regular file"
+            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.path) is \(kind)")
+        }
+        return status.size
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library's file calls under names that methods called `read` and `close` do not shadow.
+enum POSIX {
+    static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #elseif canImport(Musl)
+        Musl.read(descriptor, buffer, count)
+        #else
+        Darwin.read(descriptor, buffer, count)
+        #endif
+    }
+
+    static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+        #elseif canImport(Musl)
+        Musl.write(descriptor, buffer, count)
+        #else
+        Darwin.write(descriptor, buffer, count)
+        #endif
+    }
+
+    /// False when `close(2)` fails, which is where some file systems report a deferred
+    /// write error such as a full disk.
+    @discardableResult
+    static func close(_ descriptor: Int32) -> Bool {
+        #if canImport(Glibc)
+        Glibc.close(descriptor) == 0
+        #elseif canImport(Musl)
+        Musl.close(descriptor) == 0
+        #else
+        Darwin.close(descriptor) == 0
+        #endif
+    }
+
+    /// Whether `path` is a regular file, a directory or something else, and its size; nil
+    /// when it cannot be examined.
+    static func fileStatus(_ path: String) -> (isRegular: Bool, isDirectory: Bool, size: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        return (kind == S_IFREG, kind == S_IFDIR, UInt64(info.st_size))
+    }
+
+    /// Blocks the calling thread for `seconds` (throttling pauses a reading thread only).
+    static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    static var errorDescription: String {
+        String(cString: strerror(errno))
+    }
+}
+
+/// A pthread mutex, for the few places a lock guards state (Foundation's `NSLock` is not
+/// in FoundationEssentials, and `Synchronization` needs newer Apple systems).
+///
+/// `@unchecked Sendable` is sound: the mutex is only reached through `withLock`, which
+/// serialises every access, and it is freed once no reference is left.
+final class POSIXMutex: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

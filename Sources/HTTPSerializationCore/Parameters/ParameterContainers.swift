@@ -1,0 +1,222 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The ordered list a ``ParameterValue/array(_:)`` holds: `a[]=1&a[]=2` in AFNetworking's
+/// query style.
+///
+/// It reads like a Swift array (it is a `RandomAccessCollection` and an array literal) and
+/// exists so that a tree of any depth is freed, compared and hashed without recursion.
+///
+/// ```swift
+/// let value: ParameterValue = .array(["a", 1, true])
+/// if case .array(let elements) = value, let first = elements.first { print(first) }
+/// ```
+public struct ParameterArray: RandomAccessCollection, MutableCollection, RangeReplaceableCollection, Sendable,
+    ExpressibleByArrayLiteral {
+    var storage: ParameterArrayStorage
+
+    /// An empty list.
+    public init() {
+        storage = ParameterArrayStorage([])
+    }
+
+    /// A list of the given values, in order.
+    public init(_ elements: some Sequence<ParameterValue>) {
+        storage = ParameterArrayStorage(Array(elements))
+    }
+
+    /// A list holding the given array's values (its buffer is shared, not copied).
+    public init(_ elements: [ParameterValue]) {
+        storage = ParameterArrayStorage(elements)
+    }
+
+    public init(arrayLiteral elements: ParameterValue...) {
+        storage = ParameterArrayStorage(elements)
+    }
+
+    /// The values as a Swift array.
+    public var elements: [ParameterValue] { storage.elements }
+
+    // Iteration and bulk reads go straight to the Swift array, read once from the cell.
+    public func makeIterator() -> IndexingIterator<[ParameterValue]> { storage.elements.makeIterator() }
+    public var count: Int { storage.elements.count }
+    public var underestimatedCount: Int { storage.elements.count }
+    public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<ParameterValue>) throws -> R) rethrows -> R? {
+        try storage.elements.withContiguousStorageIfAvailable(body)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.elements.count }
+    public subscript(position: Int) -> ParameterValue {
+        get { storage.elements[position] }
+        set { uniqueStorage().elements[position] = newValue }
+    }
+
+    public mutating func replaceSubrange(_ subrange: Range<Int>, with newElements: some Collection<ParameterValue>) {
+        uniqueStorage().elements.replaceSubrange(subrange, with: newElements)
+    }
+
+    public mutating func reserveCapacity(_ capacity: Int) {
+        uniqueStorage().elements.reserveCapacity(capacity)
+    }
+
+    /// The storage, copied first if another value shares it (copy on write).
+    private mutating func uniqueStorage() -> ParameterArrayStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = ParameterArrayStorage(storage.elements) }
+        return storage
+    }
+}
+
+/// The unordered collection a ``ParameterValue/set(_:)`` holds: repeated keys `a=1&a=2`,
+/// sorted, in AFNetworking's query style.
+///
+/// It reads like a Swift `Set` (a `Collection` with `contains(_:)`, and an array literal) and
+/// exists so that a tree of any depth is freed, compared and hashed without recursion.
+public struct ParameterSet: Collection, Sendable, ExpressibleByArrayLiteral {
+    var storage: ParameterSetStorage
+
+    /// An empty set.
+    public init() {
+        storage = ParameterSetStorage([])
+    }
+
+    /// A set of the given values; duplicates collapse, as in a Swift `Set`.
+    public init(_ elements: some Sequence<ParameterValue>) {
+        storage = ParameterSetStorage(Set(elements))
+    }
+
+    public init(arrayLiteral elements: ParameterValue...) {
+        storage = ParameterSetStorage(Set(elements))
+    }
+
+    /// The values as a Swift set.
+    public var elements: Set<ParameterValue> { storage.elements }
+
+    public func makeIterator() -> Set<ParameterValue>.Iterator { storage.elements.makeIterator() }
+    public var count: Int { storage.elements.count }
+    public var underestimatedCount: Int { storage.elements.count }
+
+    public var startIndex: Set<ParameterValue>.Index { storage.elements.startIndex }
+    public var endIndex: Set<ParameterValue>.Index { storage.elements.endIndex }
+    public subscript(position: Set<ParameterValue>.Index) -> ParameterValue { storage.elements[position] }
+    public func index(after index: Set<ParameterValue>.Index) -> Set<ParameterValue>.Index {
+        storage.elements.index(after: index)
+    }
+
+    /// Whether the set holds a value equal to `element`.
+    public func contains(_ element: ParameterValue) -> Bool { storage.elements.contains(element) }
+
+    /// Adds `element` unless an equal value is already in the set.
+    @discardableResult
+    public mutating func insert(_ element: ParameterValue) -> (inserted: Bool, memberAfterInsert: ParameterValue) {
+        uniqueStorage().elements.insert(element)
+    }
+
+    /// Removes the value equal to `element`, if any, and returns it.
+    @discardableResult
+    public mutating func remove(_ element: ParameterValue) -> ParameterValue? {
+        uniqueStorage().elements.remove(element)
+    }
+
+    private mutating func uniqueStorage() -> ParameterSetStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = ParameterSetStorage(storage.elements) }
+        return storage
+    }
+}
+
+/// The keyed values a ``ParameterValue/dictionary(_:)`` holds: `a[b]=1` in AFNetworking's
+/// query style.
+///
+/// It reads like a Swift dictionary (iteration over `(key, value)` pairs, `subscript(key)`,
+/// `keys`, `values`, a dictionary literal) and exists so that a tree of any depth is freed,
+/// compared and hashed without recursion.
+public struct ParameterDictionary: Collection, Sendable, ExpressibleByDictionaryLiteral {
+    public typealias Element = (key: String, value: ParameterValue)
+    var storage: ParameterDictionaryStorage
+
+    /// An empty dictionary.
+    public init() {
+        storage = ParameterDictionaryStorage([:])
+    }
+
+    /// A dictionary holding the given entries.
+    public init(_ entries: [String: ParameterValue]) {
+        storage = ParameterDictionaryStorage(entries)
+    }
+
+    /// Later duplicates of a key replace earlier ones, as in a Foundation dictionary.
+    public init(dictionaryLiteral elements: (String, ParameterValue)...) {
+        storage = ParameterDictionaryStorage(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// The entries as a Swift dictionary.
+    public var entries: [String: ParameterValue] { storage.entries }
+
+    public func makeIterator() -> Dictionary<String, ParameterValue>.Iterator { storage.entries.makeIterator() }
+    public var count: Int { storage.entries.count }
+    public var underestimatedCount: Int { storage.entries.count }
+
+    public var startIndex: Dictionary<String, ParameterValue>.Index { storage.entries.startIndex }
+    public var endIndex: Dictionary<String, ParameterValue>.Index { storage.entries.endIndex }
+    public subscript(position: Dictionary<String, ParameterValue>.Index) -> Element { storage.entries[position] }
+    public func index(after index: Dictionary<String, ParameterValue>.Index) -> Dictionary<String, ParameterValue>.Index {
+        storage.entries.index(after: index)
+    }
+
+    /// The value stored under `key`, if any.
+    public subscript(key: String) -> ParameterValue? {
+        get { storage.entries[key] }
+        set { uniqueStorage().entries[key] = newValue }
+    }
+
+    /// Removes the value stored under `key` and returns it, if any.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> ParameterValue? {
+        uniqueStorage().entries.removeValue(forKey: key)
+    }
+
+    private mutating func uniqueStorage() -> ParameterDictionaryStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = ParameterDictionaryStorage(storage.entries) }
+        return storage
+    }
+    public var keys: Dictionary<String, ParameterValue>.Keys { storage.entries.keys }
+    public var values: Dictionary<String, ParameterValue>.Values { storage.entries.values }
+}
+
+// MARK: - Equality and hashing go through ParameterValue's iterative versions.
+
+extension ParameterArray: Hashable {
+    public static func == (lhs: ParameterArray, rhs: ParameterArray) -> Bool {
+        ParameterValue.array(lhs) == ParameterValue.array(rhs)
+    }
+    public func hash(into hasher: inout Hasher) { ParameterValue.array(self).hash(into: &hasher) }
+}
+
+extension ParameterSet: Hashable {
+    public static func == (lhs: ParameterSet, rhs: ParameterSet) -> Bool {
+        ParameterValue.set(lhs) == ParameterValue.set(rhs)
+    }
+    public func hash(into hasher: inout Hasher) { ParameterValue.set(self).hash(into: &hasher) }
+}
+
+extension ParameterDictionary: Hashable {
+    public static func == (lhs: ParameterDictionary, rhs: ParameterDictionary) -> Bool {
+        ParameterValue.dictionary(lhs) == ParameterValue.dictionary(rhs)
+    }
+    public func hash(into hasher: inout Hasher) { ParameterValue.dictionary(self).hash(into: &hasher) }
+}
+
+extension ParameterArray: CustomStringConvertible {
+    public var description: String { ParameterValue.array(self).description }
+}
+
+extension ParameterSet: CustomStringConvertible {
+    public var description: String { ParameterValue.set(self).description }
+}
+
+extension ParameterDictionary: CustomStringConvertible {
+    public var description: String { ParameterValue.dictionary(self).description }
+}

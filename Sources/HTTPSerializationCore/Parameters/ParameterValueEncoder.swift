@@ -1,0 +1,375 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ParameterValue {
+    /// Encodes a `Codable` model into a parameter tree, through a real `Encoder`.
+    ///
+    /// Use it to send models as query strings, forms, JSON, property lists or multipart
+    /// fields with one description. `Date`, `Data`, `URL` and `Decimal` keep their own cases
+    /// so each encoder can format them its way; `nil` optionals are left out, as
+    /// `JSONEncoder` does, unless the model calls `encodeNil`.
+    ///
+    /// ```swift
+    /// struct Search: Encodable { var q: String; var page: Int }
+    /// let parameters = try ParameterValue(encoding: Search(q: "swift", page: 2))
+    /// ```
+    ///
+    /// - Throws: ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`
+    ///   levels, ``HTTPSerializationError/invalidParameter(path:reason:)`` when nothing was
+    ///   encoded, and any error the model's own `encode(to:)` throws, unchanged.
+    public init(encoding value: some Encodable, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
+        try self.init(encoding: value, maximumDepth: maximumDepth, json: nil)
+    }
+
+    /// With `json`, dates, data, keys and non-finite floats follow its strategies.
+    init(encoding value: some Encodable, maximumDepth: Int, json: JSONBodyEncoder?) throws {
+        let root = EncodingNode()
+        try ParameterEncoder(node: root, codingPath: [], maximumDepth: maximumDepth, json: json).encodeValue(value)
+        guard let result = root.finish() else {
+            throw HTTPSerializationError.invalidParameter(
+                path: "", reason: "\(type(of: value)) did not encode any value")
+        }
+        self = result
+    }
+}
+
+/// A slot that a container writes into; containers nest by reference so that a child
+/// container can keep writing after its parent handed it out, as `Encoder` requires.
+final class EncodingNode {
+    private var value: ParameterValue?
+    private var keyedChildren: [String: EncodingNode]?
+    private var unkeyedChildren: [EncodingNode]?
+
+    func set(_ newValue: ParameterValue) {
+        value = newValue
+        keyedChildren = nil
+        unkeyedChildren = nil
+    }
+
+    func makeKeyed() {
+        if keyedChildren == nil { keyedChildren = [:] }
+    }
+
+    func makeUnkeyed() {
+        if unkeyedChildren == nil { unkeyedChildren = [] }
+    }
+
+    func child(forKey key: String) -> EncodingNode {
+        if let existing = keyedChildren?[key] { return existing }
+        let node = EncodingNode()
+        if keyedChildren == nil { keyedChildren = [:] }
+        keyedChildren![key] = node
+        return node
+    }
+
+    func appendChild() -> EncodingNode {
+        let node = EncodingNode()
+        if unkeyedChildren == nil { unkeyedChildren = [] }
+        unkeyedChildren!.append(node)
+        return node
+    }
+
+    var unkeyedCount: Int { unkeyedChildren?.count ?? 0 }
+    var isEmpty: Bool { value == nil && keyedChildren == nil && unkeyedChildren == nil }
+
+    /// Builds the value without recursion, so model depth is bounded only by the encoder's limit.
+    func finish() -> ParameterValue? {
+        // Post-order walk: a container is built once all its children are.
+        var results: [ObjectIdentifier: ParameterValue] = [:]
+        var stack: [(node: EncodingNode, childrenDone: Bool)] = [(self, false)]
+        while let (node, childrenDone) = stack.popLast() {
+            if let keyed = node.keyedChildren {
+                if childrenDone {
+                    var dictionary: [String: ParameterValue] = [:]
+                    dictionary.reserveCapacity(keyed.count)
+                    for (key, child) in keyed {
+                        if let value = results.removeValue(forKey: ObjectIdentifier(child)) { dictionary[key] = value }
+                    }
+                    results[ObjectIdentifier(node)] = .dictionary(dictionary)
+                } else {
+                    stack.append((node, true))
+                    for child in keyed.values { stack.append((child, false)) }
+                }
+            } else if let unkeyed = node.unkeyedChildren {
+                if childrenDone {
+                    results[ObjectIdentifier(node)] = .array(unkeyed.compactMap { results.removeValue(forKey: ObjectIdentifier($0)) })
+                } else {
+                    stack.append((node, true))
+                    for child in unkeyed { stack.append((child, false)) }
+                }
+            } else if let value = node.value {
+                results[ObjectIdentifier(node)] = value
+            }
+        }
+        return results[ObjectIdentifier(self)]
+    }
+}
+
+struct ParameterCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    static let superKey = ParameterCodingKey(stringValue: "super")
+}
+
+struct ParameterEncoder: Encoder {
+    let node: EncodingNode
+    let codingPath: [any CodingKey]
+    let maximumDepth: Int
+    /// JSON body strategies, or nil to keep dates and data as their own cases.
+    let json: JSONBodyEncoder?
+    var userInfo: [CodingUserInfoKey: Any] { json?.userInfo.mapValues { $0 as Any } ?? [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        node.makeKeyed()
+        return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        node.makeUnkeyed()
+        return UnkeyedContainer(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(encoder: self)
+    }
+
+    func nested(_ node: EncodingNode, key: any CodingKey) -> ParameterEncoder {
+        ParameterEncoder(node: node, codingPath: codingPath + [key], maximumDepth: maximumDepth, json: json)
+    }
+
+    /// Encodes one value into this encoder's node, keeping Foundation's special types whole.
+    /// Every write checks the depth, so a recursive model stops at the limit, not the stack.
+    func encodeValue<T: Encodable>(_ value: T) throws {
+        try checkDepth()
+        switch value {
+        case let value as ParameterValue: try set(value)
+        case let value as Date:
+            guard let json else { return node.set(.date(value)) }
+            try encode(value, json.dateEncodingStrategy)
+        case let value as Data:
+            guard let json else { return node.set(.data(value)) }
+            try encode(value, json.dataEncodingStrategy)
+        case let value as URL: node.set(.string(value.absoluteString))
+        case let value as Decimal: node.set(.decimal(value))
+        case let value as any JSONStringKeyedDictionaryEncodable where json.map({ !$0.keysAsWritten }) ?? false:
+            // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
+            try value.encodeEntries(to: self)
+        default: try value.encode(to: self)
+        }
+    }
+
+    private func encode(_ date: Date, _ strategy: JSONBodyEncoder.DateEncodingStrategy) throws {
+        switch strategy {
+        case .deferredToDate: try date.encode(to: self)
+        case .secondsSince1970: try setFloatingPoint(date.timeIntervalSince1970, date)
+        case .millisecondsSince1970: try setFloatingPoint(1000 * date.timeIntervalSince1970, date)
+        case .iso8601: node.set(.string(date.formatted(.iso8601)))
+        case .formatted(let style): node.set(.string(style.format(date)))
+        case .custom(let write): try writeOrEmpty { try write(date, self) }
+        }
+    }
+
+    private func encode(_ data: Data, _ strategy: JSONBodyEncoder.DataEncodingStrategy) throws {
+        switch strategy {
+        case .deferredToData: try data.encode(to: self)
+        case .base64: node.set(.string(data.base64EncodedString()))
+        case .custom(let write): try writeOrEmpty { try write(data, self) }
+        }
+    }
+
+    /// Runs a custom strategy; one that writes nothing leaves an empty object, as `JSONEncoder` does.
+    private func writeOrEmpty(_ write: () throws -> Void) throws {
+        try write()
+        if node.isEmpty { node.makeKeyed() }
+    }
+
+    /// A floating-point number; in a JSON body, infinity and NaN follow the float strategy.
+    func setFloatingPoint<Original>(_ value: Double, _ original: Original) throws {
+        if let json, !value.isFinite {
+            guard case .convertToString(let infinity, let negativeInfinity, let nan) = json.nonConformingFloatEncodingStrategy else {
+                throw EncodingError.invalidValue(original, EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Unable to encode \(value) directly in JSON. Use a convertToString strategy to encode it."))
+            }
+            return try set(.string(value.isNaN ? nan : value > 0 ? infinity : negativeInfinity))
+        }
+        try set(.double(value))
+    }
+
+    /// A `Float`: in a JSON body, written as its own shortest text (`0.1`, not `0.10000000149011612`).
+    func setFloat(_ value: Float) throws {
+        if json != nil, value.isFinite, let decimal = Decimal(string: value.description) {
+            return try set(.decimal(decimal))
+        }
+        try setFloatingPoint(Double(value), value)
+    }
+
+    /// The key written for a coding key, after the JSON key strategy.
+    func writtenKey(_ key: some CodingKey) -> String {
+        switch json?.keyEncodingStrategy {
+        case nil, .useDefaultKeys: return key.stringValue
+        case .convertToSnakeCase: return JSONKeyConversion.snakeCase(fromCamelCase: key.stringValue)
+        case .custom(let convert): return convert(codingPath + [key]).stringValue
+        }
+    }
+
+    func set(_ value: ParameterValue) throws {
+        try checkDepth()
+        if value.isContainer, codingPath.count + value.depth > maximumDepth {
+            throw HTTPSerializationError.nestingTooDeep(path: Self.describe(codingPath), limit: maximumDepth)
+        }
+        node.set(value)
+    }
+
+    private func checkDepth() throws {
+        guard codingPath.count <= maximumDepth else {
+            throw HTTPSerializationError.nestingTooDeep(path: Self.describe(codingPath), limit: maximumDepth)
+        }
+    }
+
+    static func describe(_ codingPath: [any CodingKey]) -> String {
+        path(codingPath).description
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> ParameterPath {
+        var path = ParameterPath()
+        for key in codingPath {
+            path = path.appending(key.intValue.map { .index($0) } ?? .key(key.stringValue))
+        }
+        return path
+    }
+}
+
+extension ParameterValue {
+    /// Integers of any width: `Int` when it fits, an exact `Decimal` above `Int.max`.
+    init(integer: some BinaryInteger) {
+        if let small = Int(exactly: integer) {
+            self = .int(small)
+        } else {
+            self = .decimal(Decimal(string: String(integer)) ?? .nan)
+        }
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: ParameterEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func child(_ key: some CodingKey) -> ParameterEncoder {
+        encoder.nested(encoder.node.child(forKey: encoder.writtenKey(key)), key: key)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try child(key).set(.null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try child(key).set(.bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try child(key).set(.string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try child(key).setFloatingPoint(value, value) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try child(key).setFloat(value) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try child(key).set(.int(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try child(key).set(ParameterValue(integer: value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try child(key).set(ParameterValue(integer: value)) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try child(key).encodeValue(value) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        child(key).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        child(key).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { child(ParameterCodingKey.superKey) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { child(key) }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: ParameterEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { encoder.node.unkeyedCount }
+
+    private func next() -> ParameterEncoder {
+        let index = encoder.node.unkeyedCount
+        return encoder.nested(encoder.node.appendChild(), key: ParameterCodingKey(intValue: index))
+    }
+
+    mutating func encodeNil() throws { try next().set(.null) }
+    mutating func encode(_ value: Bool) throws { try next().set(.bool(value)) }
+    mutating func encode(_ value: String) throws { try next().set(.string(value)) }
+    mutating func encode(_ value: Double) throws { try next().setFloatingPoint(value, value) }
+    mutating func encode(_ value: Float) throws { try next().setFloat(value) }
+    mutating func encode(_ value: Int) throws { try next().set(.int(value)) }
+    mutating func encode(_ value: Int8) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: Int16) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: Int32) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: Int64) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: UInt) throws { try next().set(ParameterValue(integer: value)) }
+    mutating func encode(_ value: UInt8) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: UInt16) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: UInt32) throws { try next().set(.int(Int(value))) }
+    mutating func encode(_ value: UInt64) throws { try next().set(ParameterValue(integer: value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try next().encodeValue(value) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        next().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        next().unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { next() }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let encoder: ParameterEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() throws { try encoder.set(.null) }
+    mutating func encode(_ value: Bool) throws { try encoder.set(.bool(value)) }
+    mutating func encode(_ value: String) throws { try encoder.set(.string(value)) }
+    mutating func encode(_ value: Double) throws { try encoder.setFloatingPoint(value, value) }
+    mutating func encode(_ value: Float) throws { try encoder.setFloat(value) }
+    mutating func encode(_ value: Int) throws { try encoder.set(.int(value)) }
+    mutating func encode(_ value: Int8) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: Int16) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: Int32) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: Int64) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: UInt) throws { try encoder.set(ParameterValue(integer: value)) }
+    mutating func encode(_ value: UInt8) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: UInt16) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: UInt32) throws { try encoder.set(.int(Int(value))) }
+    mutating func encode(_ value: UInt64) throws { try encoder.set(ParameterValue(integer: value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
+}
+
+/// `[String: Value]` in a JSON body with a key strategy: entries keep their keys.
+protocol JSONStringKeyedDictionaryEncodable {
+    func encodeEntries(to encoder: ParameterEncoder) throws
+}
+
+extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Value: Encodable {
+    func encodeEntries(to encoder: ParameterEncoder) throws {
+        encoder.node.makeKeyed()
+        for (key, value) in self {
+            try encoder.nested(encoder.node.child(forKey: key), key: ParameterCodingKey(stringValue: key)).encodeValue(value)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A property list as the package's own readers produce it, before any Foundation object.
+///
+/// Use ``PropertyListResponseSerializer`` for Foundation's shape (`[String: Any]`, `Date`,
+/// `Data`, numbers); read this tree with ``read(_:maximumDepth:)`` when you want no `Any`.
+/// Dictionaries keep their entries in document order, so two keys that Swift compares as
+/// equal (canonically equivalent) both survive.
+public enum PropertyListValue: Sendable, Equatable {
+    case string(String)
+    /// An integer that fits 64 bits, signed.
+    case integer(Int64)
+    /// A 128-bit integer beyond `Int64` (binary property lists), exact.
+    case largeInteger(Decimal)
+    case real(Double)
+    case boolean(Bool)
+    case date(Date)
+    case data(Data)
+    /// An `NSKeyedArchiver` object reference (binary `CF$UID`).
+    case uid(UInt64)
+    case array([PropertyListValue])
+    case dictionary([Entry])
+
+    /// One key and its value, in document order.
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        public var value: PropertyListValue
+
+        public init(key: String, value: PropertyListValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value of the first entry whose key is `key` (by Unicode scalars), in a dictionary.
+    public subscript(key: String) -> PropertyListValue? {
+        guard case .dictionary(let entries) = self else { return nil }
+        return entries.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value
+    }
+
+    /// Reads an XML or binary property list with the package's own readers.
+    ///
+    /// Binary lists are read in time and memory linear in their size, however their objects
+    /// are shared; cycles, bad offsets and malformed XML are typed errors.
+    ///
+    /// ```swift
+    /// let value = try PropertyListValue.read(data)
+    /// if case .string(let name)? = value["name"] { print(name) }
+    /// ```
+    ///
+    /// - Throws: ``PropertyListReadingError``.
+    public static func read(_ data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(PropertyListReadingError) -> PropertyListValue {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: Array("bplist".utf8)) {
+            var reader = BinaryPropertyListReader(bytes, maximumDepth: maximumDepth)
+            return try reader.read()
+        }
+        return try XMLPropertyListReader.read(bytes, maximumDepth: maximumDepth)
+    }
+}

@@ -1,0 +1,147 @@
+/// An ordered, case-insensitive list of HTTP header fields that cannot carry an injection.
+///
+/// Order is kept as fields are first set, so requests and snapshots are reproducible;
+/// names compare case-insensitively, as RFC 9110 requires; setting a field that exists
+/// replaces its value in place.
+///
+/// ```swift
+/// var headers = HTTPHeaderFields()
+/// try headers.setValue("application/json", forHTTPHeaderField: "Accept")
+/// headers.value(forHTTPHeaderField: "accept")  // "application/json"
+/// ```
+public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
+    /// One header field as set, with the name's original spelling.
+    public struct Field: Sendable, Hashable, Codable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field] = []
+
+    public init() {}
+
+    /// Builds the list from fields in order; a later field replaces an earlier one with the same name.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    public init(_ fields: some Sequence<Field>) throws {
+        for field in fields { try setValue(field.value, forHTTPHeaderField: field.name) }
+    }
+
+    /// The value of a field, matched case-insensitively, or nil; a repeated field's values
+    /// joined with `", "`, as `URLRequest` and `HTTPFields` read them.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        var joined: String?
+        for field in fields where Self.namesMatch(field.name, name) {
+            joined = joined.map { $0 + ", " + field.value } ?? field.value
+        }
+        return joined
+    }
+
+    /// Sets, replaces or, with `nil`, removes a field. A repeated field keeps its first
+    /// position and loses its other occurrences.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` when the name is
+    ///   not an RFC 9110 token or the value holds CR, LF, NUL or another control character.
+    public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) throws {
+        try Self.validate(name: name, value: value)
+        guard let first = index(of: name) else {
+            if let value { fields.append(Field(name: name, value: value)) }
+            return
+        }
+        if let value {
+            fields[first].value = value
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if Self.namesMatch(fields[index].name, name) { fields.remove(at: index) } else { index += 1 }
+            }
+        } else {
+            fields.removeAll { Self.namesMatch($0.name, name) }
+        }
+    }
+
+    /// Adds a field after the others, keeping any with the same name: `Set-Cookie` and other
+    /// fields that are sent once per value.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    public mutating func addValue(_ value: String, forHTTPHeaderField name: String) throws {
+        try Self.validate(name: name, value: value)
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// The fields as a dictionary, AFNetworking's `HTTPRequestHeaders`; a repeated field's
+    /// values are joined with `", "`.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        for field in fields where result.keys.allSatisfy({ !Self.namesMatch($0, field.name) }) {
+            result[field.name] = value(forHTTPHeaderField: field.name)
+        }
+        return result
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+
+    private func index(of name: String) -> Int? {
+        fields.firstIndex { Self.namesMatch($0.name, name) }
+    }
+
+    /// ASCII case-insensitive comparison; header names are tokens, so ASCII is all there is.
+    package static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { Self.lowercased($0) == Self.lowercased($1) }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
+    }
+
+    /// RFC 9110 §5.1 field names are tokens; §5.5 values are visible characters, spaces and
+    /// tabs (and obs-text), so CR/LF/NUL and other controls are refused rather than sent.
+    package static func validate(name: String, value: String?) throws {
+        guard isToken(name) else {
+            throw HTTPSerializationError.invalidHeaderField(
+                name: name, reason: name.isEmpty ? "the name is empty" : "the name is not an RFC 9110 token")
+        }
+        guard let value else { return }
+        if let bad = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            let what: String
+            switch bad {
+            case 0x0D: what = "carriage return (CR)"
+            case 0x0A: what = "line feed (LF)"
+            case 0x00: what = "NUL"
+            default: what = "control character 0x\(String(bad, radix: 16, uppercase: true))"
+            }
+            throw HTTPSerializationError.invalidHeaderField(name: name, reason: "the value contains a \(what)")
+        }
+    }
+
+    /// Whether `text` is an RFC 9110 token (`tchar`s, §5.6.2): what header names and
+    /// methods must be.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0.isASCIIAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains($0) }
+    }
+}
+
+extension HTTPHeaderFields: Codable {
+    /// Encoded as an ordered list of `{name, value}` objects, since order matters.
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        for field in try decoder.singleValueContainer().decode([Field].self) {
+            try addValue(field.value, forHTTPHeaderField: field.name)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(fields)
+    }
+}

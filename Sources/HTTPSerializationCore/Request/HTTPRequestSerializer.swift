@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+
+/// Serializes parameters as a query string or an `application/x-www-form-urlencoded` body:
+/// AFNetworking's `AFHTTPRequestSerializer` as a value type.
+///
+/// It is also the shared base of ``JSONRequestSerializer`` and the property-list serializer:
+/// default headers, authorization, request properties and the methods whose parameters go in
+/// the URI all live here.
+///
+/// ```swift
+/// var serializer = HTTPRequestSerializer()
+/// try serializer.setAuthorizationHeader(username: "user", password: "password")
+/// let request = try serializer.request(method: "POST", urlString: "https://example.com/form",
+///                                      parameters: ["key": "value"])
+/// // body: key=value, Content-Type: application/x-www-form-urlencoded
+/// ```
+public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
+    /// Builds the query string from parameters in place of the built-in encoder; its output
+    /// is used verbatim (not escaped) and an error it throws propagates unchanged.
+    public typealias QueryStringSerialization = @Sendable (HTTPRequest, ParameterValue) throws -> String
+
+    /// The encoding of the form body's bytes (the escaped text itself is ASCII).
+    public var stringEncoding: String.Encoding = .utf8
+    /// Headers applied to every request that does not set the same field itself.
+    public var headers: HTTPHeaderFields
+    /// Methods whose parameters go in the URL query rather than the body; compared
+    /// case-insensitively. `GET`, `HEAD` and `DELETE` by default.
+    public var methodsEncodingParametersInURI: Set<String> = ["GET", "HEAD", "DELETE"]
+    /// How parameters are spelled; AFNetworking's style by default.
+    public var queryStringStyle: QueryStringStyle = .afNetworking
+    /// Replaces the built-in query encoder when set. Not part of the `Codable` form.
+    public var queryStringSerialization: QueryStringSerialization?
+    /// Parameter trees nested deeper than this are refused with a typed error.
+    public var maximumParameterDepth: Int = ParameterValue.defaultMaximumDepth
+
+    /// The `URLRequest` timeout, applied to requests made by `request(method:urlString:parameters:)`
+    /// only when set, so `URLRequest`'s own defaults stay in force otherwise.
+    public var timeoutInterval: TimeInterval?
+    /// `URLRequest.allowsCellularAccess`, applied only when set.
+    public var allowsCellularAccess: Bool?
+    /// `URLRequest.httpShouldHandleCookies`, applied only when set.
+    public var httpShouldHandleCookies: Bool?
+    /// `URLRequest.httpShouldUsePipelining`, applied only when set.
+    public var httpShouldUsePipelining: Bool?
+    /// `URLRequest.CachePolicy`'s raw value; read and written as `cachePolicy`.
+    package var cachePolicyRawValue: UInt?
+    /// `URLRequest.NetworkServiceType`'s raw value; read and written as `networkServiceType`.
+    package var networkServiceTypeRawValue: UInt?
+
+    /// A serializer with AFNetworking's default headers: `Accept-Language` from the preferred
+    /// languages and a `User-Agent` naming this program and system.
+    public init() {
+        var headers = HTTPHeaderFields()
+        // Both values are built from tokens and folded ASCII, so they always validate.
+        if let languages = DefaultHeaders.acceptLanguage() {
+            try? headers.setValue(languages, forHTTPHeaderField: "Accept-Language")
+        }
+        try? headers.setValue(DefaultHeaders.userAgent(), forHTTPHeaderField: "User-Agent")
+        self.headers = headers
+    }
+
+    /// A serializer with exactly these default headers, for reproducible requests.
+    public init(headers: HTTPHeaderFields) {
+        self.headers = headers
+    }
+
+    public var base: HTTPRequestSerializer {
+        get { self }
+        set { self = newValue }
+    }
+
+    public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
+        var request = try applyingHeaders(to: request)
+        let query = try parameters.map { try queryString(for: request, parameters: $0) }
+        if encodesParametersInURI(request.method) {
+            if let query, !query.isEmpty {
+                var target = RequestTarget(request)
+                target.appendQuery(query)
+                try target.validate()
+                request.path = target.pathAndQuery
+            }
+            return SerializedRequest(request: request, body: body)
+        }
+        if request.headerFields[.contentType] == nil {
+            request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        }
+        // An empty body is a valid form; AFNetworking sends one when parameters are nil.
+        guard let data = (query ?? "").data(using: stringEncoding, allowLossyConversion: false) else {
+            throw HTTPSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
+        }
+        return SerializedRequest(request: request, body: .bytes(data))
+    }
+
+    /// Whether `method` carries parameters in the URI.
+    public func encodesParametersInURI(_ method: HTTPRequest.Method) -> Bool {
+        methodsEncodingParametersInURI.contains { HTTPHeaderFields.namesMatch($0, method.rawValue) }
+    }
+
+    /// The request, checked (``HTTPTypes/HTTPRequest/validateForSending()``), with the default
+    /// headers it lacks added after its own.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` or
+    ///   ``HTTPSerializationError/invalidURL(_:)`` when the request would corrupt what goes on
+    ///   the wire.
+    public func applyingHeaders(to request: HTTPRequest) throws -> HTTPRequest {
+        try request.validateForSending()
+        var result = request
+        for field in headers {
+            guard let name = HTTPField.Name(field.name), request.headerFields[name] == nil else { continue }
+            result.headerFields.append(HTTPField(name: name, value: field.value))
+        }
+        return result
+    }
+
+    /// The shape every body format shares: URI methods get a query string from this
+    /// serializer; others get the default headers, `contentType` unless one is set, and the
+    /// body `encode` makes, when there are parameters.
+    package func serializeBody(
+        _ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?, contentType: String,
+        encode: (ParameterValue) throws -> Data
+    ) throws -> SerializedRequest {
+        if encodesParametersInURI(request.method) {
+            return try serialize(request, body: body, parameters: parameters)
+        }
+        var request = try applyingHeaders(to: request)
+        guard let parameters else { return SerializedRequest(request: request, body: body) }
+        if request.headerFields[.contentType] == nil {
+            request.headerFields[.contentType] = contentType
+        }
+        return SerializedRequest(request: request, body: .bytes(try encode(parameters)))
+    }
+
+    /// A checked method, for either request form. `URLRequest` sends GET, HEAD, POST, PUT,
+    /// DELETE and CONNECT in upper case however they were written, so both forms do.
+    package static func checkedMethod(_ method: String) throws -> HTTPRequest.Method {
+        guard HTTPHeaderFields.isToken(method), let checked = HTTPRequest.Method(method) else {
+            throw HTTPSerializationError.invalidHTTPMethod(method)
+        }
+        for standard in uppercasedMethods where HTTPHeaderFields.namesMatch(standard.rawValue, method) {
+            return standard
+        }
+        return checked
+    }
+
+    private static let uppercasedMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .connect]
+
+    /// A parsed URL, for either request form.
+    package static func checkedURL(_ urlString: String) throws -> URL {
+        guard let url = URL(string: urlString, encodingInvalidCharacters: false) else {
+            throw HTTPSerializationError.invalidURL(urlString)
+        }
+        return url
+    }
+
+    /// An `HTTPRequest` for a checked method and URL string, in origin form (`/` for an
+    /// empty path); the fragment is dropped, as it never goes on the wire.
+    func makeHTTPRequest(method: String, urlString: String) throws -> HTTPRequest {
+        let method = try Self.checkedMethod(method)
+        var target = RequestTarget(try Self.checkedURL(urlString).absoluteString)
+        if target.authority != nil, !target.pathAndQuery.hasPrefix("/") {
+            target.pathAndQuery = "/" + target.pathAndQuery
+        }
+        return HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.pathAndQuery)
+    }
+
+    private func queryString(for request: HTTPRequest, parameters: ParameterValue) throws -> String {
+        if let queryStringSerialization {
+            return try queryStringSerialization(request, parameters)
+        }
+        try parameters.checkDepth(limit: maximumParameterDepth)
+        return HTTPSerializationCore.queryString(from: parameters, style: queryStringStyle)
+    }
+}

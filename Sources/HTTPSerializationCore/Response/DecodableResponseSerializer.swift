@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A decoder a ``DecodableResponseSerializer`` can use: ``JSONBodyDecoder`` (the default),
+/// `JSONDecoder`, `PropertyListDecoder`, or your own.
+public protocol ResponseBodyDecoder: Sendable {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+}
+
+extension JSONDecoder: ResponseBodyDecoder {}
+extension PropertyListDecoder: ResponseBodyDecoder {}
+
+/// A type that can stand for a response with no body (204, 205, HEAD, …).
+public protocol EmptyResponseRepresentable {
+    static var emptyResponseValue: Self { get }
+}
+
+extension Optional: EmptyResponseRepresentable {
+    public static var emptyResponseValue: Self { nil }
+}
+
+/// The value of a response that has, and should have, no body.
+public struct EmptyResponse: Decodable, EmptyResponseRepresentable, Sendable, Equatable {
+    public init() {}
+    public static var emptyResponseValue: EmptyResponse { EmptyResponse() }
+}
+
+/// Validates a response and decodes its body into a `Decodable` type.
+///
+/// Bodies that are empty by design (204/205, HEAD, and optionally `Content-Length: 0`)
+/// decode to `nil` for optional types or ``EmptyResponse``; after a failed validation, the
+/// server's own error payload can be decoded with ``decodeErrorPayload(_:from:)``.
+///
+/// ```swift
+/// struct User: Decodable { var name: String }
+/// struct APIError: Decodable { var message: String }
+/// let serializer = DecodableResponseSerializer(User.self)
+/// do {
+///     let user = try serializer.responseObject(for: response, data: data)
+/// } catch {
+///     let payload = serializer.decodeErrorPayload(APIError.self, from: error)
+/// }
+/// ```
+@dynamicMemberLookup
+public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSerializerComposing {
+    public var base: HTTPResponseSerializer
+    public var decoder: any ResponseBodyDecoder
+    /// Status codes whose body is empty by definition.
+    public var emptyResponseCodes: Set<Int> = [204, 205]
+    /// Request methods whose responses have no body.
+    public var emptyRequestMethods: Set<String> = ["HEAD"]
+    /// Also treat `Content-Length: 0` as an empty response (opt in).
+    public var treatsZeroContentLengthAsEmpty = false
+    /// Treat a body of only whitespace as empty (true by default: JSON cannot be blank).
+    public var treatsWhitespaceAsEmpty = true
+
+    public init(
+        _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONBodyDecoder(),
+        base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: HTTPResponseSerializer.jsonContentTypes)
+    ) {
+        self.decoder = decoder
+        self.base = base
+    }
+
+    public func responseObject(for response: ResponseContext) throws -> Value {
+        try base.validate(response)
+        let context = response.withoutDecodedBody
+        let isEmpty = context.data.map { treatsWhitespaceAsEmpty ? $0.isBlank : $0.isEmpty } ?? true
+        if isEmpty {
+            guard emptyIsExpected(context) else {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The response body is empty, but a value of type \(Value.self) was expected.", response: context)
+            }
+            guard let empty = Value.self as? any EmptyResponseRepresentable.Type, let value = empty.emptyResponseValue as? Value else {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "An empty response cannot be represented as \(Value.self); use an Optional or EmptyResponse.",
+                    response: context)
+            }
+            return value
+        }
+        do {
+            return try decoder.decode(Value.self, from: context.data ?? Data())
+        } catch {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response could not be decoded as \(Value.self): \(error)", response: context, underlying: UnderlyingError(error))
+        }
+    }
+
+    /// The server's error payload carried by a failed validation (or failed decoding),
+    /// decoded with this serializer's decoder; nil when there is none or it does not decode.
+    public func decodeErrorPayload<Payload: Decodable>(_ type: Payload.Type, from error: any Error) -> Payload? {
+        guard let error = error as? HTTPSerializationError, let data = error.responseContext?.data, !data.isEmpty else { return nil }
+        return try? decoder.decode(Payload.self, from: data)
+    }
+
+    private func emptyIsExpected(_ response: ResponseContext) -> Bool {
+        if let code = response.response?.status.code, emptyResponseCodes.contains(code) { return true }
+        if let method = response.requestMethod, emptyRequestMethods.contains(where: { HTTPHeaderFields.namesMatch($0, method.rawValue) }) {
+            return true
+        }
+        if treatsZeroContentLengthAsEmpty, let length = response.response?.headerFields[.contentLength],
+           length.utf8.filter({ $0 != 0x20 && $0 != 0x09 }).elementsEqual("0".utf8) {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+
+/// Validates status codes and content types and returns the body as it came:
+/// AFNetworking's `AFHTTPResponseSerializer`, and the base every other serializer composes.
+///
+/// ```swift
+/// var serializer = HTTPResponseSerializer()
+/// serializer.acceptableContentTypes = ["application/json", "application/*+json"]
+/// let data = try serializer.responseObject(for: response, data: body)
+/// ```
+///
+/// Where AFNetworking let things slip, this does not: the status is checked even when the
+/// response has no URL, and an unacceptable content type is reported even with an empty body.
+@dynamicMemberLookup
+public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
+    /// Accepted status codes; nil accepts any. 200–299 by default.
+    public var acceptableStatusCodes: Set<Int>? = Set(200..<300)
+    /// Accepted MIME types (wildcards allowed); nil accepts any.
+    public var acceptableContentTypes: Set<String>?
+    /// The content types of JSON bodies: what ``DecodableResponseSerializer`` and
+    /// `JSONResponseSerializer` accept by default.
+    public static let jsonContentTypes: Set<String> = ["application/json", "text/json", "text/javascript"]
+    /// How content types are compared.
+    public var contentTypeMatching = ContentTypeMatching()
+
+    /// A validator accepting these status codes and content types (nil accepts any).
+    public init(acceptableStatusCodes: Set<Int>? = Set(200..<300), acceptableContentTypes: Set<String>? = nil) {
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    public var base: HTTPResponseSerializer {
+        get { self }
+        set { self = newValue }
+    }
+
+    /// Throws when the status code or content type is not acceptable; a response that is
+    /// not HTTP passes.
+    ///
+    /// A content-type failure is ``HTTPSerializationError/unacceptableContentType(_:response:)``;
+    /// a status failure is ``HTTPSerializationError/unacceptableStatusCode(_:response:underlying:)``
+    /// with any content-type failure underneath. Both carry the response and the body.
+    /// A response with no content type at all passes when its body is empty.
+    public func validate(_ response: ResponseContext) throws {
+        guard let head = response.response else { return }
+        let context = response.withoutDecodedBody
+        var contentTypeError: HTTPSerializationError?
+        if let acceptableContentTypes {
+            let contentType = context.contentType
+            let hasBody = !(context.data?.isEmpty ?? true)
+            let accepted: Bool
+            if let contentType {
+                accepted = contentTypeMatching.matches(contentType.mimeType, in: acceptableContentTypes)
+                    && contentTypeMatching.charsetAccepted(contentType.charset)
+            } else {
+                accepted = !hasBody
+            }
+            if !accepted {
+                contentTypeError = .unacceptableContentType(contentType?.mimeType, response: context)
+            }
+        }
+        if let acceptableStatusCodes, !acceptableStatusCodes.contains(head.status.code) {
+            throw HTTPSerializationError.unacceptableStatusCode(head.status.code, response: context, underlying: contentTypeError)
+        }
+        if let contentTypeError { throw contentTypeError }
+    }
+
+    /// Validates, then returns the body unchanged.
+    public func responseObject(for response: ResponseContext) throws -> Data? {
+        try validate(response)
+        return response.data
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+
+/// The response a response serializer reads and a response error is about: the response
+/// head, the body, the method of the request it answers, and, when the body could be
+/// decoded despite a failed validation, what it held.
+///
+/// A failed status check usually comes with a useful body (`{"error": "…"}`): read it from
+/// ``data`` or ``decodedBody``, or decode it with
+/// ``DecodableResponseSerializer/decodeErrorPayload(_:from:)``.
+public struct ResponseContext: Sendable {
+    /// The response head; nil for a response that was not HTTP (a `file:` URL), which
+    /// passes validation.
+    public var response: HTTPResponse?
+    /// The body as received.
+    public var data: Data?
+    /// The decoded body (JSON serializer), attached when a status check failed.
+    public var decodedBody: ParameterValue?
+    /// The method of the request this answers, when known: a `HEAD` response has no body.
+    public var requestMethod: HTTPRequest.Method?
+    /// The transport's own response object (an `HTTPURLResponse`), kept for errors that
+    /// report it the way AFNetworking did.
+    package var transportResponse: (any Sendable)?
+
+    /// A response from swift-http-types and its body.
+    public init(response: HTTPResponse?, data: Data?, decodedBody: ParameterValue? = nil, requestMethod: HTTPRequest.Method? = nil) {
+        self.response = response
+        self.data = data
+        self.decodedBody = decodedBody
+        self.requestMethod = requestMethod
+    }
+
+    /// The `Content-Type` field, parsed; nil when there is none or it is empty.
+    var contentType: ContentTypeField? {
+        response?.headerFields[.contentType].flatMap(ContentTypeField.init)
+    }
+
+    /// This context without a decoded body: what a serializer starts from.
+    package var withoutDecodedBody: ResponseContext {
+        var context = self
+        context.decodedBody = nil
+        return context
+    }
+}
+
+extension ResponseContext: Equatable {
+    /// Compares the response, body, decoded body and request method; the transport's own
+    /// object is not compared.
+    public static func == (lhs: ResponseContext, rhs: ResponseContext) -> Bool {
+        lhs.response == rhs.response && lhs.data == rhs.data && lhs.decodedBody == rhs.decodedBody
+            && lhs.requestMethod == rhs.requestMethod
+    }
+}

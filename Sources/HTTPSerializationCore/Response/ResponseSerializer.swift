@@ -1,0 +1,67 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+
+/// Validates a response and decodes its body: AFNetworking's `AFURLResponseSerialization`,
+/// over swift-http-types.
+///
+/// Conformers implement ``responseObject(for:)`` on a ``ResponseContext``; every conformer
+/// then reads an `HTTPResponse` and body, and, with the `HTTPSerialization` product, a
+/// `URLResponse` and `Data` as AFNetworking did.
+public protocol ResponseSerializer: Sendable {
+    associatedtype Output
+    /// The decoded body, or a typed error that carries the response and body.
+    func responseObject(for response: ResponseContext) throws -> Output
+}
+
+extension ResponseSerializer {
+    /// Validates and decodes a swift-http-types response and its body.
+    ///
+    /// ```swift
+    /// let value = try JSONBodyResponseSerializer().responseObject(for: head, data: body)
+    /// ```
+    public func responseObject(for response: HTTPResponse, data: Data?, requestMethod: HTTPRequest.Method? = nil) throws -> Output {
+        try responseObject(for: ResponseContext(response: response, data: data, requestMethod: requestMethod))
+    }
+}
+
+/// A response serializer built around an ``HTTPResponseSerializer`` holding the shared
+/// validation (acceptable status codes and content types).
+public protocol HTTPResponseSerializerComposing: ResponseSerializer {
+    var base: HTTPResponseSerializer { get set }
+}
+
+extension HTTPResponseSerializerComposing {
+    /// The base serializer's properties, read and written through this serializer.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<HTTPResponseSerializer, Value>) -> Value {
+        get { base[keyPath: keyPath] }
+        set { base[keyPath: keyPath] = newValue }
+    }
+
+    /// Checks the status code and content type; see ``HTTPResponseSerializer/validate(_:)``.
+    public func validate(_ response: ResponseContext) throws {
+        try base.validate(response)
+    }
+
+    /// Validation for a serializer that decodes the body: a content-type failure is thrown
+    /// (that body is not for us); a status failure is returned so the body can still be
+    /// decoded and attached to it.
+    package func statusFailure(_ response: ResponseContext) throws -> HTTPSerializationError? {
+        do {
+            try base.validate(response)
+            return nil
+        } catch let error as HTTPSerializationError where !error.involvesUnacceptableContentType {
+            return error
+        }
+    }
+}
+
+extension Data {
+    /// Empty, or only spaces, tabs, CR and LF: a body with nothing to decode.
+    package var isBlank: Bool {
+        allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+}

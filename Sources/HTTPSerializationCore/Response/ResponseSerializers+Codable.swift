@@ -1,0 +1,42 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The archive form of the response serializers (AFNetworking's `NSSecureCoding`): every
+/// field round-trips, and a compound keeps its children's kinds in order.
+extension HTTPResponseSerializer: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case acceptableStatusCodes, acceptableContentTypes, contentTypeMatching
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            acceptableStatusCodes: try container.decodeIfPresent(Set<Int>.self, forKey: .acceptableStatusCodes),
+            acceptableContentTypes: try container.decodeIfPresent(Set<String>.self, forKey: .acceptableContentTypes))
+        contentTypeMatching = try container.decodeIfPresent(ContentTypeMatching.self, forKey: .contentTypeMatching) ?? ContentTypeMatching()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(acceptableStatusCodes.map { $0.sorted() }, forKey: .acceptableStatusCodes)
+        try container.encodeIfPresent(acceptableContentTypes.map { $0.sorted() }, forKey: .acceptableContentTypes)
+        try container.encode(contentTypeMatching, forKey: .contentTypeMatching)
+    }
+}
+
+package enum ComposedKeys: String, CodingKey {
+    case base, readingOptions, removesKeysWithNullValues, maximumDepth, options, format, readOptions, serializers, readingPolicy
+}
+
+extension KeyedDecodingContainer where Key == ComposedKeys {
+    package func base() throws -> HTTPResponseSerializer? {
+        try decodeIfPresent(HTTPResponseSerializer.self, forKey: .base)
+    }
+
+    package func readingPolicy() throws -> XMLReadingPolicy {
+        try decodeIfPresent(XMLReadingPolicy.self, forKey: .readingPolicy) ?? XMLReadingPolicy()
+    }
+}

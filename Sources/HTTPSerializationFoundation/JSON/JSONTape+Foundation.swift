@@ -1,0 +1,53 @@
+import Foundation
+import HTTPSerializationCore
+
+// The one part of the JSON engine that builds Foundation class types: the `Any` graph of
+// `JSONResponseSerializer`. It moves to the Foundation layer with the module split.
+
+extension JSONTape {
+    /// The graph `JSONSerialization.jsonObject(with:)` returns for the same document, so every
+    /// cast answers the same: `[String: Any]`, `[Any]`, `String`, `NSNumber` for numbers and
+    /// booleans (booleans are Foundation's boolean numbers), `NSNull`.
+    ///
+    /// Built without recursion. With `removingNulls`, null dictionary values and null array
+    /// elements are left out while building (AFNetworking's rule), never in a second pass.
+    func foundationObject(removingNulls: Bool) -> Any {
+        withReader { $0.build(with: JSONFoundationBuilder(removesNulls: removingNulls)) }
+    }
+}
+
+private struct JSONFoundationBuilder: JSONTapeBuilding {
+    let removesNulls: Bool
+    // Immutable objects, so one of each serves the whole document.
+    let trueNumber = NSNumber(value: true)
+    let falseNumber = NSNumber(value: false)
+    let null = NSNull()
+
+    func scalar(_ entry: Int, in tape: JSONTapeReader) -> Any {
+        switch tape.kind(entry) {
+        case .string: return tape.string(entry)
+        case .number:
+            switch tape.number(entry) {
+            case .int(let int): return NSNumber(value: int)
+            case .uint64(let unsigned): return NSNumber(value: unsigned)
+            case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
+            case .double(let double): return NSNumber(value: double)
+            }
+        case .true: return trueNumber
+        case .false: return falseNumber
+        case .null, .object, .array: return null
+        }
+    }
+
+    func makeArray(capacity: Int) -> [Any] {
+        var array: [Any] = []
+        array.reserveCapacity(capacity)
+        return array
+    }
+
+    func makeObject(capacity: Int) -> [String: Any] { Dictionary(minimumCapacity: capacity) }
+    func append(_ value: Any, to array: inout [Any]) { array.append(value) }
+    func insert(_ value: Any, forKey key: String, into object: inout [String: Any]) { object[key] = value }
+    func finish(_ array: [Any]) -> Any { array }
+    func finish(_ object: [String: Any]) -> Any { object }
+}

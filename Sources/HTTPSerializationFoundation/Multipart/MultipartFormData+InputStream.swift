@@ -1,0 +1,56 @@
+import Foundation
+import HTTPSerializationCore
+
+extension MultipartFormData {
+    /// Appends an `InputStream` that delivers exactly `length` bytes; it can be read once.
+    ///
+    /// Use ``appendPart(streamFactory:name:fileName:length:mimeType:)`` for bodies that must
+    /// be sent again (retries, redirects).
+    public mutating func appendPart(inputStream: InputStream, name: String, fileName: String, length: UInt64, mimeType: String) throws {
+        try appendPart(stream: InputStreamPart(inputStream), name: name, fileName: fileName, length: length, mimeType: mimeType)
+    }
+
+    /// Appends an `InputStream` made afresh by `streamFactory` each time the body is read, so
+    /// every adapter can replay it; each stream must deliver exactly `length` bytes.
+    @_disfavoredOverload
+    public mutating func appendPart(
+        streamFactory: @escaping @Sendable () throws -> InputStream,
+        name: String, fileName: String, length: UInt64, mimeType: String
+    ) throws {
+        try appendPart(
+            streamFactory: { () throws -> any MultipartPartStream in InputStreamPart(try streamFactory()) },
+            name: name, fileName: fileName, length: length, mimeType: mimeType)
+    }
+}
+
+/// An `InputStream` read as a part stream, opened on first read.
+final class InputStreamPart: MultipartPartStream {
+    private let stream: InputStream
+
+    init(_ stream: InputStream) {
+        self.stream = stream
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if stream.streamStatus == .notOpen {
+            stream.open()
+            if stream.streamStatus == .error {
+                throw MultipartStreamError(reason: "the stream failed to open: \(Self.describe(stream.streamError))")
+            }
+        }
+        guard buffer.count > 0, stream.streamStatus != .atEnd else { return 0 }
+        let count = stream.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count)
+        guard count >= 0 else {
+            throw MultipartStreamError(reason: "the stream failed: \(Self.describe(stream.streamError))")
+        }
+        return count
+    }
+
+    func close() {
+        stream.close()
+    }
+
+    private static func describe(_ error: (any Error)?) -> String {
+        error.map { "\($0)" } ?? "unknown error"
+    }
+}

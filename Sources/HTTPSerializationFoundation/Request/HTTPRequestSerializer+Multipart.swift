@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerializationCore
+
+extension HTTPRequestSerializerComposing {
+    /// Builds a `multipart/form-data` request: AFNetworking's
+    /// `multipartFormRequestWithMethod:URLString:parameters:constructingBodyWithBlock:`.
+    ///
+    /// Parameters become form fields first (query-pair names such as `user[tags][]`, `Data`
+    /// raw, null empty), then `constructingBody` appends parts. The request gets
+    /// `Content-Type` with the boundary, the exact `Content-Length`, and the body as
+    /// `httpBodyStream`; an empty form leaves it without a body.
+    ///
+    /// ```swift
+    /// let request = try HTTPRequestSerializer().multipartFormRequest(
+    ///     method: "POST", urlString: "https://example.com/upload", parameters: ["key": "value"]
+    /// ) { form in
+    ///     try form.appendPart(fileData: Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
+    /// }
+    /// ```
+    ///
+    /// - Parameter boundary: a fixed boundary for reproducible bodies; random when nil.
+    /// - Throws: ``HTTPSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
+    ///   and whatever building the form throws.
+    public func multipartFormRequest(
+        method: String, urlString: String, parameters: ParameterValue? = nil, boundary: String? = nil,
+        constructingBody: (inout MultipartFormData) throws -> Void = { _ in }
+    ) throws -> URLRequest {
+        try request(method: method, urlString: urlString,
+                    multipartForm: makeMultipartForm(parameters: parameters, boundary: boundary, constructingBody: constructingBody))
+    }
+
+    /// A request that sends `form`: the serializer's headers and properties, the form's
+    /// `Content-Type` and exact `Content-Length`, and a fresh body stream.
+    ///
+    /// Keep `form` to send the same body another way (``MultipartFormData/chunks(size:)``
+    /// for async transports, ``MultipartFormData/writeEncodedBody(to:progress:)`` for a file upload).
+    public func request(method: String, urlString: String, multipartForm form: MultipartFormData) throws -> URLRequest {
+        try HTTPRequestSerializer.checkMultipartMethod(method)
+        let request = try base.makeRequest(method: method, urlString: urlString)
+        let parts = try request.serializationParts()
+        return try request.applying(base.multipartRequest(parts.request, form: form), fragment: parts.target.fragment)
+    }
+
+    /// Writes a request's body stream to a file and returns the request without it: for
+    /// `URLSession.upload(for:fromFile:)`, which sends a real `Content-Length` where a stream
+    /// would go chunked. AFNetworking's `requestWithMultipartFormRequest:writingStreamContentsToFile:`.
+    ///
+    /// A multipart request is written from its form with a fresh reader; any other stream is
+    /// copied as it reads. A failed write removes the partial file.
+    ///
+    /// - Throws: ``HTTPSerializationError/multipartSourceUnavailable(part:reason:)`` when the
+    ///   request has no body stream, and any error reading or writing the body.
+    public func request(withMultipartFormRequest request: URLRequest, writingStreamContentsTo fileURL: URL) async throws -> URLRequest {
+        guard let stream = request.httpBodyStream else {
+            throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request has no body stream")
+        }
+        if let body = stream as? MultipartBodyStream {
+            try await body.form.writeEncodedBody(to: fileURL)
+        } else {
+            try await Self.copy(stream, to: fileURL)
+        }
+        var result = request
+        result.httpBodyStream = nil
+        return result
+    }
+
+    private static func copy(_ stream: InputStream, to fileURL: URL) async throws {
+        if stream.streamStatus == .notOpen { stream.open() }
+        defer { stream.close() }
+        try await BodyFileWriter.write(to: fileURL, total: nil, throttle: nil, progress: nil) { buffer in
+            let count = stream.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count)
+            guard count >= 0 else {
+                throw HTTPSerializationError.multipartSourceUnavailable(
+                    part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
+            }
+            return count
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPTypes
+import HTTPSerializationCore
+
+/// The bridge every `URLRequest` entry point goes through: the request is taken apart into
+/// an `HTTPRequest` and body, serialized by the one implementation, and the result written
+/// back onto a copy of the original, so its timeout, cache policy and other properties stay.
+extension URLRequest {
+    /// The head, body and target of this request, checked for sending.
+    func serializationParts() throws -> (request: HTTPRequest, body: RequestBody, target: RequestTarget) {
+        let method = try HTTPRequestSerializer.checkedMethod(httpMethod ?? "GET")
+        guard let url else { throw HTTPSerializationError.invalidURL("") }
+        let target = RequestTarget(url.absoluteString)
+        var fields = HTTPFields()
+        // URLRequest keeps one value per name; sorted so the head is the same every run.
+        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try HTTPHeaderFields.validate(name: name, value: value)
+            guard let fieldName = HTTPField.Name(name) else {
+                throw HTTPSerializationError.invalidHeaderField(name: name, reason: "the name is not an RFC 9110 token")
+            }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority,
+                               path: target.pathAndQuery, headerFields: fields)
+        try head.validateForSending()
+        let body: RequestBody
+        if let httpBody {
+            body = .bytes(httpBody)
+        } else if let stream = httpBodyStream as? MultipartBodyStream {
+            body = .multipart(stream.form)
+        } else {
+            body = .none
+        }
+        return (head, body, target)
+    }
+
+    /// A copy of this request carrying what a serializer made of its parts: target, header
+    /// fields and body. A body of `.none` leaves the request's own body (a stream the
+    /// serializer could not see) in place.
+    func applying(_ serialized: SerializedRequest, fragment: String?) throws -> URLRequest {
+        var result = self
+        var target = RequestTarget(serialized.request)
+        target.fragment = fragment
+        let text = target.urlString
+        if text != url?.absoluteString {
+            guard let url = URL(string: text, encodingInvalidCharacters: false) else {
+                throw HTTPSerializationError.invalidURL(text)
+            }
+            result.url = url
+        }
+        for field in serialized.request.headerFields {
+            let name = field.name.rawName
+            result.setValue(serialized.request.headerFields[field.name], forHTTPHeaderField: name)
+        }
+        switch serialized.body {
+        case .none:
+            break
+        case .bytes(let data):
+            result.httpBody = data
+        case .multipart(let form):
+            // A fresh stream over the same parts; the form reads them lazily either way.
+            result.httpBodyStream = form.makeInputStream()
+        }
+        return result
+    }
+
+    /// Checks that the request can be written as HTTP without corrupting it: an RFC 9110
+    /// token for a method, a URL of visible ASCII (with a host for `http` and `https`), and
+    /// header fields without CR, LF, NUL or other controls.
+    ///
+    /// Every serializer runs it on the request it is handed, and both transport helpers on
+    /// the request they send, so a method such as `"GET\r\nX: 1"` can never split a request.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHTTPMethod(_:)``,
+    ///   ``HTTPSerializationError/invalidURL(_:)`` or
+    ///   ``HTTPSerializationError/invalidHeaderField(name:reason:)``.
+    public func validateForSending() throws {
+        _ = try serializationParts()
+    }
+}
+
+extension RequestSerializer {
+    /// Returns `request` with default headers applied and `parameters` encoded into its URL
+    /// or body; the input request is never changed, and its timeout, cache policy and other
+    /// properties are kept.
+    ///
+    /// - Throws: ``HTTPSerializationError`` for a request that would corrupt the wire, and
+    ///   whatever the serializer throws.
+    public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
+        let parts = try request.serializationParts()
+        let serialized = try serialize(parts.request, body: parts.body, parameters: parameters)
+        return try request.applying(serialized, fragment: parts.target.fragment)
+    }
+}
+
+extension HTTPRequestSerializerComposing {
+    /// Builds a request for a method and URL string, applies the request properties that
+    /// were set, and serializes the parameters into it.
+    ///
+    /// ```swift
+    /// let request = try HTTPRequestSerializer().request(
+    ///     method: "GET", urlString: "https://example.com/search", parameters: ["q": "swift"])
+    /// // https://example.com/search?q=swift
+    /// ```
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidURL(_:)``,
+    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
+    public func request(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> URLRequest {
+        try serialize(base.makeRequest(method: method, urlString: urlString), parameters: parameters)
+    }
+}
+
+extension HTTPRequestSerializer {
+    /// `URLRequest.cachePolicy`, applied to requests this serializer makes only when set.
+    public var cachePolicy: URLRequest.CachePolicy? {
+        get { cachePolicyRawValue.flatMap(URLRequest.CachePolicy.init(rawValue:)) }
+        set { cachePolicyRawValue = newValue?.rawValue }
+    }
+
+    /// `URLRequest.networkServiceType`, applied to requests this serializer makes only when set.
+    public var networkServiceType: URLRequest.NetworkServiceType? {
+        get { networkServiceTypeRawValue.flatMap(URLRequest.NetworkServiceType.init(rawValue:)) }
+        set { networkServiceTypeRawValue = newValue?.rawValue }
+    }
+
+    /// Whether `request`'s method carries parameters in the URI.
+    public func encodesParametersInURI(_ request: URLRequest) -> Bool {
+        (try? HTTPRequestSerializer.checkedMethod(request.httpMethod ?? "GET")).map(encodesParametersInURI) ?? false
+    }
+
+    /// The request, checked (``Foundation/URLRequest/validateForSending()``), with the default
+    /// headers it lacks added.
+    ///
+    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)``,
+    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)`` or ``HTTPSerializationError/invalidURL(_:)``
+    ///   when the request would corrupt what goes on the wire.
+    public func applyingHeaders(to request: URLRequest) throws -> URLRequest {
+        let parts = try request.serializationParts()
+        let serialized = SerializedRequest(request: try applyingHeaders(to: parts.request), body: parts.body)
+        return try request.applying(serialized, fragment: parts.target.fragment)
+    }
+
+    /// A request for a checked method and URL string, with the request properties that were set.
+    func makeRequest(method: String, urlString: String) throws -> URLRequest {
+        let method = try Self.checkedMethod(method)
+        var request = URLRequest(url: try Self.checkedURL(urlString))
+        request.httpMethod = method.rawValue
+        if let timeoutInterval { request.timeoutInterval = timeoutInterval }
+        if let cachePolicy { request.cachePolicy = cachePolicy }
+        if let allowsCellularAccess { request.allowsCellularAccess = allowsCellularAccess }
+        if let httpShouldHandleCookies { request.httpShouldHandleCookies = httpShouldHandleCookies }
+        if let httpShouldUsePipelining { Self.setPipelining(httpShouldUsePipelining, on: &request) }
+        if let networkServiceType { request.networkServiceType = networkServiceType }
+        return request
+    }
+
+    /// Foundation deprecates pipelining but AFNetworking exposes it, so it is set through a
+    /// protocol requirement rather than the deprecated member directly.
+    private static func setPipelining<Request: PipeliningConfigurable>(_ value: Bool, on request: inout Request) {
+        request.httpShouldUsePipelining = value
+    }
+}
+
+protocol PipeliningConfigurable {
+    var httpShouldUsePipelining: Bool { get set }
+}
+
+extension URLRequest: PipeliningConfigurable {}

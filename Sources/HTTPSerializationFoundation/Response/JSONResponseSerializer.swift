@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerializationCore
+
+/// Validates a response and parses its JSON body: AFNetworking's `AFJSONResponseSerializer`.
+///
+/// An empty or whitespace-only body is `nil`, not an error (Rails' `head :ok` sends a
+/// space). When the status is not acceptable the body is still parsed and attached to the
+/// error as ``ResponseContext/decodedBody``; an unacceptable content type is not parsed.
+///
+/// ```swift
+/// let object = try JSONResponseSerializer().responseObject(for: response, data: data)
+/// let name = (object as? [String: Any])?["name"] as? String
+/// ```
+@dynamicMemberLookup
+public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
+    public static let defaultContentTypes: Set<String> = HTTPResponseSerializer.jsonContentTypes
+
+    public var base: HTTPResponseSerializer
+    /// Options for `JSONSerialization`; `.fragmentsAllowed` accepts a bare scalar.
+    public var readingOptions: JSONSerialization.ReadingOptions
+    /// Drops null dictionary values and null array elements, at every level.
+    public var removesKeysWithNullValues: Bool
+    /// Documents nested deeper than this are an error before Foundation parses them.
+    public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
+
+    public init(
+        base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: JSONResponseSerializer.defaultContentTypes),
+        readingOptions: JSONSerialization.ReadingOptions = [], removesKeysWithNullValues: Bool = false
+    ) {
+        self.base = base
+        self.readingOptions = readingOptions
+        self.removesKeysWithNullValues = removesKeysWithNullValues
+    }
+
+    /// The parsed JSON (`[String: Any]`, `[Any]`, or a scalar with `.fragmentsAllowed`), or
+    /// nil for an empty body.
+    ///
+    /// - Throws: validation errors, and ``HTTPSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
+    ///   for JSON that cannot be parsed, with a status failure underneath when there was one.
+    public func responseObject(for response: ResponseContext) throws -> Any? {
+        let statusFailure = try statusFailure(response)
+        guard let data = response.data, !data.isBlank else {
+            if let statusFailure { throw statusFailure }
+            return nil
+        }
+        let context = response.withoutDecodedBody
+        let object = try Self.parse(
+            data, options: readingOptions, maximumDepth: maximumDepth, removingNulls: removesKeysWithNullValues,
+            context: context, validation: statusFailure)
+        if let statusFailure { throw Self.attaching(object, to: statusFailure) }
+        return object
+    }
+
+    /// The parsed document, read by the package's own reader: strict RFC 8259 on every
+    /// platform, nesting bounded, nulls left out while building when asked.
+    ///
+    /// Options beyond `.fragmentsAllowed` (mutable containers or leaves) hand the document,
+    /// once our reader has accepted it, to `JSONSerialization` for the classes they ask for.
+    static func parse(
+        _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int, removingNulls: Bool,
+        context: ResponseContext, validation: HTTPSerializationError?
+    ) throws -> Any {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
+        } catch {
+            // Underneath, the error JSONSerialization would give, for code that checks it.
+            let underlying = NSError(domain: NSCocoaErrorDomain, code: 3840, userInfo: [NSDebugDescriptionErrorKey: error.description])
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not valid JSON: \(error.reasonText) (byte \(error.offset)).", response: context,
+                underlying: UnderlyingError(underlying), validation: validation)
+        }
+        if !options.contains(.fragmentsAllowed), !tape.isContainer {
+            throw HTTPSerializationError.responseSerializationFailed(
+                reason: "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.",
+                response: context, validation: validation)
+        }
+        guard options.subtracting(.fragmentsAllowed).isEmpty else {
+            let object: Any
+            do {
+                object = try JSONSerialization.jsonObject(with: data, options: options)
+            } catch {
+                throw HTTPSerializationError.responseSerializationFailed(
+                    reason: "The response is not valid JSON.", response: context, underlying: UnderlyingError(error), validation: validation)
+            }
+            return removingNulls ? Self.removingNulls(from: object) : object
+        }
+        return tape.foundationObject(removingNulls: removingNulls)
+    }
+
+    /// Null dictionary values and null array elements removed at every level.
+    static func removingNulls(from object: Any) -> Any {
+        if let dictionary = object as? [String: Any] {
+            var result: [String: Any] = [:]
+            result.reserveCapacity(dictionary.count)
+            for (key, value) in dictionary where !(value is NSNull) {
+                result[key] = removingNulls(from: value)
+            }
+            return result
+        }
+        if let array = object as? [Any] {
+            return array.filter { !($0 is NSNull) }.map(removingNulls(from:))
+        }
+        return object
+    }
+
+    /// The status failure with the parsed body attached, when it has a parameter form.
+    static func attaching(_ object: Any, to failure: HTTPSerializationError) -> HTTPSerializationError {
+        guard case .unacceptableStatusCode(let code, var context, let underlying) = failure else { return failure }
+        context.decodedBody = try? ParameterValue(any: object)
+        return .unacceptableStatusCode(code, response: context, underlying: underlying)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import HTTPSerializationCore
+
+extension XMLParserResponseSerializer: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ComposedKeys.self)
+        self.init()
+        if let base = try container.base() { self.base = base }
+        readingPolicy = try container.readingPolicy()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ComposedKeys.self)
+        try container.encode(base, forKey: .base)
+        try container.encode(readingPolicy, forKey: .readingPolicy)
+    }
+}
+
+#if os(macOS) || canImport(FoundationXML)
+extension XMLDocumentResponseSerializer: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ComposedKeys.self)
+        self.init()
+        if let base = try container.base() { self.base = base }
+        options = XMLNode.Options(rawValue: try container.decodeIfPresent(XMLNode.Options.RawValue.self, forKey: .options) ?? 0)
+        readingPolicy = try container.readingPolicy()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ComposedKeys.self)
+        try container.encode(base, forKey: .base)
+        try container.encode(options.rawValue, forKey: .options)
+        try container.encode(readingPolicy, forKey: .readingPolicy)
+    }
+}
+#endif
