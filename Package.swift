@@ -22,6 +22,9 @@ let package = Package(
         // Parameters, query strings, JSON, multipart, headers and validation over
         // swift-http-types, with FoundationEssentials only: no libcurl, libxml2 or ICU.
         .library(name: "HTTPSerializationCore", targets: ["HTTPSerializationCore"]),
+        // Codable models as parameters and bodies: JSONBodyEncoder, JSONBodyDecoder,
+        // DecodableResponseSerializer, ParameterValue(encoding:). FoundationEssentials only.
+        .library(name: "HTTPSerializationCodable", targets: ["HTTPSerializationCodable"]),
         // URLRequest, URLResponse, URLSession, [String: Any], property lists and NSError.
         .library(name: "HTTPSerializationFoundation", targets: ["HTTPSerializationFoundation"]),
         // XMLParser and XMLDocument response serializers (FoundationXML, libxml2).
@@ -51,7 +54,8 @@ let package = Package(
         .target(
             name: "HTTPSerialization",
             dependencies: [
-                "HTTPSerializationCore", "HTTPSerializationFoundation", "HTTPSerializationXML", "HTTPSerializationImages",
+                "HTTPSerializationCore", "HTTPSerializationCodable", "HTTPSerializationFoundation", "HTTPSerializationXML",
+                "HTTPSerializationImages",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictness
@@ -63,8 +67,13 @@ let package = Package(
             swiftSettings: strictness
         ),
         .target(
-            name: "HTTPSerializationFoundation",
+            name: "HTTPSerializationCodable",
             dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "HTTPSerializationFoundation",
+            dependencies: ["HTTPSerializationCore", "HTTPSerializationCodable", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictness
         ),
         .target(

@@ -37,3 +37,22 @@ extension XMLDocumentResponseSerializer: Codable {
     }
 }
 #endif
+
+extension PropertyListResponseSerializer: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ComposedKeys.self)
+        self.init()
+        if let base = try container.base() { self.base = base }
+        format = try container.decodeRawValue(PropertyListSerialization.PropertyListFormat.self, forKey: .format) ?? .xml
+        readOptions = .init(rawValue: try container.decodeIfPresent(UInt.self, forKey: .readOptions) ?? 0)
+        maximumDepth = try container.decodeIfPresent(Int.self, forKey: .maximumDepth) ?? ParameterValue.defaultMaximumDepth
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ComposedKeys.self)
+        try container.encode(base, forKey: .base)
+        try container.encode(format.rawValue, forKey: .format)
+        try container.encode(readOptions.rawValue, forKey: .readOptions)
+        try container.encode(maximumDepth, forKey: .maximumDepth)
+    }
+}

@@ -8,6 +8,7 @@ import FoundationXML
 import EchoServer
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages

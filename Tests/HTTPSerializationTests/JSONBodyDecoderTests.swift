@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPSerialization
+@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages

@@ -9,6 +9,7 @@ import EchoServer
 import SeededGenerators
 import Testing
 @testable import HTTPSerialization
+@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages

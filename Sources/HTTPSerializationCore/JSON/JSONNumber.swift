@@ -30,7 +30,7 @@ extension JSONTapeReader {
     }
 
     /// The number at `entry` as the nearest `Double`, whatever its form.
-    func double(_ entry: Int) -> Double {
+    package func double(_ entry: Int) -> Double {
         JSONTapeReader.double(text(entry), negative: flags(entry) & JSONTape.isNegative != 0)
     }
 

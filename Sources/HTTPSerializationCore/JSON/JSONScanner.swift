@@ -1,14 +1,14 @@
 /// Validates UTF-8 JSON text against RFC 8259 and records its values on a tape, in one pass
 /// and without recursion: containers open and close on an explicit stack, bounded by the
 /// depth limit, so any input (a million `[`, say) is a typed error at its first excess level.
-struct JSONScanner {
+package struct JSONScanner {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private let maximumDepth: Int
     private(set) var words: [UInt64] = []
 
     /// `bytes[start...]` is the text; offsets on the tape and in errors count from `bytes`.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count
         self.maximumDepth = maximumDepth
@@ -21,7 +21,7 @@ struct JSONScanner {
         case value, afterValue, key
     }
 
-    mutating func scan(from start: Int) throws(JSONReadingError) {
+    package mutating func scan(from start: Int) throws(JSONReadingError) {
         var index = skipWhitespace(start)
         guard index < end else { throw JSONReadingError(.noValue, offset: index) }
         // The tape entry of each open container, and how many values it holds so far.

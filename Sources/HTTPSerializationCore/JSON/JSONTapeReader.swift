@@ -38,6 +38,11 @@ package struct JSONTapeReader {
     package let base: UnsafePointer<UInt8>
     package let words: UnsafeBufferPointer<UInt64>
 
+    package init(base: UnsafePointer<UInt8>, words: UnsafeBufferPointer<UInt64>) {
+        self.base = base
+        self.words = words
+    }
+
     @inline(__always) package func kind(_ entry: Int) -> JSONTape.Kind {
         JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[2 * entry]))!
     }

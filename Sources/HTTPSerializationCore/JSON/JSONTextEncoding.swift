@@ -10,14 +10,14 @@ import Foundation
 /// like `JSONSerialization`, we also read UTF-16 and UTF-32, told by their mark or, without
 /// one, by where the zero bytes fall in the first four, as RFC 4627 §3 describes (JSON text
 /// starts with ASCII, and no valid UTF-8 JSON holds a zero byte).
-enum JSONTextEncoding {
+package enum JSONTextEncoding {
     private enum Form {
         case utf16(bigEndian: Bool)
         case utf32(bigEndian: Bool)
     }
 
     /// The document as UTF-8, and where its text starts (after a UTF-8 byte-order mark).
-    static func utf8(_ data: Data) throws(JSONReadingError) -> (bytes: Data, start: Int) {
+    package static func utf8(_ data: Data) throws(JSONReadingError) -> (bytes: Data, start: Int) {
         let head = Array(data.prefix(4))
         func at(_ index: Int) -> UInt8? { index < head.count ? head[index] : nil }
         let form: Form

@@ -1,10 +1,10 @@
 /// UTF-8 and hex facts the JSON scanner and string decoder share.
-enum JSONUTF8 {
+package enum JSONUTF8 {
     /// Validates the multi-byte sequence whose lead byte (≥ 0x80) is at `start`, by the
     /// well-formed byte ranges of Unicode Table 3-7 (no overlongs, no surrogates, nothing past
     /// U+10FFFF); returns the index after it.
     @inline(__always)
-    static func validateSequence(_ base: UnsafePointer<UInt8>, at start: Int, end: Int) throws(JSONReadingError) -> Int {
+    package static func validateSequence(_ base: UnsafePointer<UInt8>, at start: Int, end: Int) throws(JSONReadingError) -> Int {
         let lead = base[start]
         let length: Int
         var low: UInt8 = 0x80
@@ -29,7 +29,7 @@ enum JSONUTF8 {
     }
 
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10

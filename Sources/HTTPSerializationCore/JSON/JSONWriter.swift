@@ -49,13 +49,13 @@ extension ParameterValue {
 }
 
 /// Writes a parameter tree as JSON with an explicit stack of open containers.
-struct JSONWriter {
-    private(set) var output: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var output: [UInt8] = []
     private let pretty: Bool
     private let sortsKeys: Bool
     private let escapesSlashes: Bool
 
-    init(options: JSONWritingOptions) {
+    package init(options: JSONWritingOptions) {
         pretty = options.contains(.prettyPrinted)
         sortsKeys = options.contains(.sortedKeys)
         escapesSlashes = !options.contains(.withoutEscapingSlashes)
@@ -72,7 +72,7 @@ struct JSONWriter {
         var count: Int { isObject ? keys.count : elements.count }
     }
 
-    mutating func write(_ root: ParameterValue) throws {
+    package mutating func write(_ root: ParameterValue) throws {
         var stack: [Frame] = []
         var value = root
         while true {
@@ -130,14 +130,14 @@ struct JSONWriter {
 
     // MARK: Pieces (shared with the streaming encoder)
 
-    mutating func openContainer(isObject: Bool) {
+    package mutating func openContainer(isObject: Bool) {
         output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         if pretty { output.append(UInt8(ascii: "\n")) }
     }
 
     /// What goes before a value at nesting `level`: a comma unless it is the first, and in
     /// pretty output a line break and indentation.
-    mutating func separator(first: Bool, level: Int) {
+    package mutating func separator(first: Bool, level: Int) {
         if !first {
             output.append(UInt8(ascii: ","))
             if pretty { output.append(UInt8(ascii: "\n")) }
@@ -145,13 +145,13 @@ struct JSONWriter {
         if pretty { indent(level) }
     }
 
-    mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         writeString(key)
         output.append(contentsOf: pretty ? " : ".utf8 : ":".utf8)
     }
 
     /// Closes a container whose parent is at nesting `level`.
-    mutating func closeContainer(isObject: Bool, level: Int) {
+    package mutating func closeContainer(isObject: Bool, level: Int) {
         if pretty {
             output.append(UInt8(ascii: "\n"))
             indent(level)
@@ -160,7 +160,7 @@ struct JSONWriter {
     }
 
     /// A number already written as JSON text, less a trailing `.0` as `JSONSerialization` writes it.
-    mutating func writeNumberText(_ text: String) {
+    package mutating func writeNumberText(_ text: String) {
         var text = text
         if text.hasSuffix(".0") { text.removeLast(2) }
         output.append(contentsOf: text.utf8)
@@ -171,7 +171,7 @@ struct JSONWriter {
     }
 
     /// A string, number, boolean or null; `path` names the value for an error.
-    mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
+    package mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
         func refusal(_ reason: String) -> HTTPSerializationError {
             HTTPSerializationError.refusedValue(inJSON: true, path: path(), reason: reason)
         }
@@ -216,7 +216,7 @@ struct JSONWriter {
 
     /// A string in quotes, escaped as `JSONSerialization` escapes it: `"`, `\`, `/` (unless
     /// told not to) and control characters; everything else as its UTF-8 bytes.
-    mutating func writeString(_ string: String) {
+    package mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -289,9 +289,9 @@ struct JSONWriter {
 /// Ties go to the key whose letters are lower case first, then to fewer leading zeros, then
 /// to code point order. Other characters follow the letters by code point (Foundation would
 /// place them by the collation tables, `é` beside `e`).
-enum JSONKeyOrder {
+package enum JSONKeyOrder {
     /// Keys sorted in that order, each key's comparison form computed once.
-    static func sorted(_ keys: some Sequence<String>) -> [String] {
+    package static func sorted(_ keys: some Sequence<String>) -> [String] {
         keys.map { (SortKey($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 

@@ -26,9 +26,9 @@ extension ParameterValue {
 }
 
 private struct ParameterValueBuilder: JSONTapeBuilding {
-    var removesNulls: Bool { false }
+    package var removesNulls: Bool { false }
 
-    func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue {
+    package func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue {
         switch tape.kind(entry) {
         case .string: return .string(tape.string(entry))
         case .number:
@@ -44,17 +44,17 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
         }
     }
 
-    func makeArray(capacity: Int) -> [ParameterValue] {
+    package func makeArray(capacity: Int) -> [ParameterValue] {
         var array: [ParameterValue] = []
         array.reserveCapacity(capacity)
         return array
     }
 
-    func makeObject(capacity: Int) -> [String: ParameterValue] { Dictionary(minimumCapacity: capacity) }
-    func append(_ value: ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
-    func insert(_ value: ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
-    func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
-    func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
+    package func makeObject(capacity: Int) -> [String: ParameterValue] { Dictionary(minimumCapacity: capacity) }
+    package func append(_ value: ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
+    package func insert(_ value: ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
+    package func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
+    package func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
 }
 
 /// The package's own JSON reader, for checks that need no value.

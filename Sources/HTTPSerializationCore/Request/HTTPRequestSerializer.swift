@@ -159,7 +159,7 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
 
     /// An `HTTPRequest` for a checked method and URL string, in origin form (`/` for an
     /// empty path); the fragment is dropped, as it never goes on the wire.
-    func makeHTTPRequest(method: String, urlString: String) throws -> HTTPRequest {
+    package func makeHTTPRequest(method: String, urlString: String) throws -> HTTPRequest {
         let method = try Self.checkedMethod(method)
         var target = RequestTarget(try Self.checkedURL(urlString).absoluteString)
         if target.authority != nil, !target.pathAndQuery.hasPrefix("/") {

@@ -58,7 +58,7 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The reason in words, without the position.
-    var reasonText: String {
+    package var reasonText: String {
         let text: String
         switch reason {
         case .notWellFormed(let detail): text = "it is not well-formed: \(detail)"

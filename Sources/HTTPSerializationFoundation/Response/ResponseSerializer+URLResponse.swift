@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPTypes
+import HTTPSerializationCodable
 import HTTPSerializationCore
 
 extension ResponseContext {

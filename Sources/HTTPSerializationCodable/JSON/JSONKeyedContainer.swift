@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// The keys of an object that need more than a scan: duplicated, escaped, converted by a
 /// key strategy, or too many to scan. Maps each key (as matched) to its first value.
 struct JSONObjectIndex {

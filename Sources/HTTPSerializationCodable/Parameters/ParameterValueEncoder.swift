@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 extension ParameterValue {
     /// Encodes a `Codable` model into a parameter tree, through a real `Encoder`.

@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// An array read in order. A value that fails to decode is not consumed, as in `JSONDecoder`.
 struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: JSONTapeDecoder

@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import HTTPSerializationCore
 
 /// Reads XML property lists (Apple's PropertyList-1.0 DTD) on the package's XML tokenizer:
 /// the same encoding, well-formedness and entity rules as every XML body, then the plist

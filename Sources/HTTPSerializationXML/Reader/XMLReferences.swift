@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// Reads one reference (`&#65;`, `&#x41;`, `&amp;`, `&name;`) from UTF-8 bytes.
 struct ReferenceScanner {
     enum Reference {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// One step of a coding path: an object key or an array index.
 enum JSONPathComponent {

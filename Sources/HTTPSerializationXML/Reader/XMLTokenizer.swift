@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// What the tokenizer reports: elements and the text between them. Comments, processing
 /// instructions and the DTD are checked and skipped.
 enum XMLToken: Equatable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// Writes an `Encodable` value's JSON as its `encode(to:)` runs, for the usual shape of
 /// encoding: each container filled before its parent goes on, each key once.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// Decodes `Decodable` values from JSON with the package's own reader, straight from its
 /// parse: no `Any`, no `JSONSerialization`, no intermediate dictionary per object.

@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// RFC 3986 `URI-reference` syntax, which libxml2 requires of namespace names (FoundationXML
 /// then reports a parse error), checked over ASCII bytes.
 enum URIReferenceSyntax {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// A decoder a ``DecodableResponseSerializer`` can use: ``JSONBodyDecoder`` (the default),
 /// `JSONDecoder`, `PropertyListDecoder`, or your own.

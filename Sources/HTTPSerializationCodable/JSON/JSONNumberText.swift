@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// Exact questions about a scanned (so well-formed) JSON number's text.
 enum JSONNumberText {
     /// The number as an integer of type `T` when it is one exactly (`12`, `1.20e1`, `-0.0`)

@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// Finds a document's encoding from its byte-order mark, its first bytes and its XML
 /// declaration (XML 1.0 appendix F), insists that the three agree, and produces UTF-8.
 ///

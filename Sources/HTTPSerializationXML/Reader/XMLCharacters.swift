@@ -1,3 +1,4 @@
+import HTTPSerializationCore
 /// XML 1.0 (fifth edition) character classes over Unicode scalars and UTF-8 bytes.
 package enum XMLCharacters {
     /// `S`: space, tab, CR, LF.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// Reading one value of a Swift type from a tape entry, with `JSONDecoder`'s rules and
 /// error kinds. The value's coding path comes as a function, called only to build an error

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// Encodes `Encodable` values as JSON with the package's own writer.
 ///

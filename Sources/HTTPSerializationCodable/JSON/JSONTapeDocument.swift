@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// A parsed document whose tape stays readable for as long as anything holds it.
 ///

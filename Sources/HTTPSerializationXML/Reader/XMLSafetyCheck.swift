@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import HTTPSerializationCore
 
 /// The gate every XML body passes before FoundationXML sees it: the package's own reader
 /// checks encoding, well-formedness, namespaces, the DTD policy and every limit, and hands on

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// The common ISO 8601 form `YYYY-MM-DDTHH:MM:SSZ`, read without a formatter.
 ///

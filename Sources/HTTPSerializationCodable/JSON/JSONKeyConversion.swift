@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPSerializationCore
 
 /// Key spellings converted the way `JSONDecoder` and `JSONEncoder` convert them.
 enum JSONKeyConversion {

@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import HTTPSerializationCore
 
 /// Reads `bplist00` property lists: the trailer, the offset table, then each object once.
 ///

@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import HTTPSerializationCore
 
 /// A property list as the package's own readers produce it, before any Foundation object.
 ///
