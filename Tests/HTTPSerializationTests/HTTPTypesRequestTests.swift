@@ -290,3 +290,54 @@ struct HTTPTypesHeaderFieldsTests {
         }
     }
 }
+
+@Suite("Async bodies with a known length")
+struct MultipartByteChunksTests {
+    @Test("byteChunks yields the encoded body, its length is Content-Length, and a second iteration yields it again")
+    func byteChunksReplayWithKnownLength() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.file("data.bin", contents: Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        var form = try MultipartFormData(boundary: "Boundary+BYTES")
+        try form.appendPart(fileURL: file, name: "file")
+        try form.appendPart(formData: Data("value".utf8), name: "field")
+        let expected = try form.encodedData()
+        let chunks = form.byteChunks(size: 7_000)
+        #expect(chunks.length == UInt64(expected.count))
+        for _ in 0..<2 {
+            var collected: [UInt8] = []
+            var sizes: [Int] = []
+            for try await chunk in chunks {
+                collected += chunk
+                sizes.append(chunk.count)
+            }
+            #expect(Data(collected) == expected)
+            #expect(sizes.dropLast().allSatisfy { $0 == 7_000 })
+        }
+    }
+
+    @Test("a part that fails mid-body ends byteChunks with the part's typed error")
+    func byteChunksReportFailures() async throws {
+        var form = try MultipartFormData(boundary: "b")
+        try form.appendPart(streamFactory: { () throws -> any MultipartPartStream in ShortStream() },
+                            name: "s", fileName: "s", length: 10, mimeType: "x/y")
+        await #expect(throws: HTTPSerializationError.multipartLengthMismatch(part: #"part 1 "s" (s)"#, declared: 10, actual: 3)) {
+            for try await _ in form.byteChunks() {}
+        }
+    }
+}
+
+/// A part stream that delivers three bytes of the ten it is declared with.
+private final class ShortStream: MultipartPartStream {
+    private var sent = false
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard !sent else { return 0 }
+        sent = true
+        let count = min(3, buffer.count)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0x61)
+        return count
+    }
+
+    func close() {}
+}

@@ -61,7 +61,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|json|multipart` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|multipart` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -168,6 +168,12 @@ if section("query") {
         ])
         print("  AF-style Foundation ref.    \(format(peer[1] / peer[0], 2))x the time for the same step (min of 3)")
     }
+}
+
+// MARK: Whole requests: the URLRequest and swift-http-types forms against Foundation by hand
+
+if section("requests") {
+    RequestBenchmarks.run(quick: quick, runs: runs)
 }
 
 // MARK: JSON responses, BENCHMARKS.md §6

@@ -13,6 +13,18 @@ extension MultipartFormData {
     public func chunks(size: Int = 256 * 1024) -> MultipartBodyChunks {
         MultipartBodyChunks(form: self, chunkSize: max(1, size))
     }
+
+    /// The body as an `AsyncSequence` of byte slices with a known length: the shape
+    /// swift-openapi-runtime's `HTTPBody` and other async transports take, without a
+    /// dependency on them.
+    ///
+    /// ```swift
+    /// let body = HTTPBody(form.byteChunks(), length: .known(Int64(form.contentLength)),
+    ///                     iterationBehavior: .multiple)
+    /// ```
+    public func byteChunks(size: Int = 256 * 1024) -> MultipartByteChunks {
+        MultipartByteChunks(form: self, chunkSize: max(1, size))
+    }
 }
 
 /// Chunks of at most `chunkSize` bytes (or the throttle's packet size), read lazily; the
@@ -24,47 +36,100 @@ public struct MultipartBodyChunks: AsyncSequence, Sendable {
     public let chunkSize: Int
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(form: form, chunkSize: chunkSize)
+        AsyncIterator(producer: MultipartChunkProducer(form: form, chunkSize: chunkSize))
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private let form: MultipartFormData
-        private let chunkSize: Int
-        private var reader: MultipartBodyReader?
-        private var throttle: ThrottleState
-        private var finished = false
-
-        init(form: MultipartFormData, chunkSize: Int) {
-            self.form = form
-            self.chunkSize = chunkSize
-            throttle = ThrottleState(form.throttle)
-        }
+        var producer: MultipartChunkProducer
 
         public mutating func next() async throws -> Data? {
-            guard !finished else { return nil }
-            if reader == nil { reader = MultipartBodyReader(form: form) }
-            let pause = throttle.pauseBeforeNextPacket()
-            if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
-            var chunk = Data(count: throttle.cap(chunkSize))
-            let count: Int
-            do {
-                count = try chunk.withUnsafeMutableBytes { try reader!.read(into: $0) }
-            } catch {
-                finish()
-                throw error
+            try await producer.next { count, read in
+                var chunk = Data(count: count)
+                let filled = try chunk.withUnsafeMutableBytes(read)
+                chunk.count = filled
+                return chunk
             }
-            guard count > 0 else {
-                finish()
-                return nil
-            }
-            chunk.count = count
-            return chunk
         }
+    }
+}
 
-        private mutating func finish() {
-            finished = true
-            reader?.close()
-            reader = nil
+/// The body as `ArraySlice<UInt8>` chunks with its exact ``length``, read lazily and again on
+/// every iteration (unless a part is a one-shot stream).
+public struct MultipartByteChunks: AsyncSequence, Sendable {
+    public typealias Element = ArraySlice<UInt8>
+
+    public let form: MultipartFormData
+    public let chunkSize: Int
+
+    /// The number of bytes every iteration yields: the form's `Content-Length`.
+    public var length: UInt64 { form.contentLength }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(producer: MultipartChunkProducer(form: form, chunkSize: chunkSize))
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var producer: MultipartChunkProducer
+
+        public mutating func next() async throws -> ArraySlice<UInt8>? {
+            try await producer.next { count, read in
+                var filled = 0
+                let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    filled = try read(UnsafeMutableRawBufferPointer(buffer))
+                    initialized = filled
+                }
+                return bytes[...]
+            }
         }
+    }
+}
+
+/// What both chunk sequences share: the lazy reader, the throttle, and closing the parts
+/// once the body ends or fails.
+struct MultipartChunkProducer {
+    private let form: MultipartFormData
+    private let chunkSize: Int
+    private var reader: MultipartBodyReader?
+    private var throttle: ThrottleState
+    private var finished = false
+
+    init(form: MultipartFormData, chunkSize: Int) {
+        self.form = form
+        self.chunkSize = chunkSize
+        throttle = ThrottleState(form.throttle)
+    }
+
+    /// The next chunk, made by `make` from a capacity and a function that fills a buffer and
+    /// returns the count; nil once the body has ended.
+    mutating func next<Chunk>(
+        _ make: (Int, (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Chunk
+    ) async throws -> Chunk? {
+        guard !finished else { return nil }
+        if reader == nil { reader = MultipartBodyReader(form: form) }
+        let pause = throttle.pauseBeforeNextPacket()
+        if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
+        var count = 0
+        let chunk: Chunk
+        do {
+            let reader = reader!
+            chunk = try make(throttle.cap(chunkSize)) { buffer in
+                count = try reader.read(into: buffer)
+                return count
+            }
+        } catch {
+            finish()
+            throw error
+        }
+        guard count > 0 else {
+            finish()
+            return nil
+        }
+        return chunk
+    }
+
+    private mutating func finish() {
+        finished = true
+        reader?.close()
+        reader = nil
     }
 }
