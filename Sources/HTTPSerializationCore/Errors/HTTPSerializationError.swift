@@ -179,7 +179,7 @@ extension HTTPSerializationError {
     }
 
     /// The typed error for a value that a JSON or property-list body cannot hold.
-    package static func refusedValue(inJSON: Bool, path: ParameterPath, reason: String) -> HTTPSerializationError {
+    @usableFromInline package static func refusedValue(inJSON: Bool, path: ParameterPath, reason: String) -> HTTPSerializationError {
         let place = path.count == 0 ? "" : " at `\(path.description)`"
         let text = "The value\(place) is invalid: \(reason)."
         return inJSON ? .invalidJSONParameters(reason: text) : .invalidPropertyListParameters(reason: text)

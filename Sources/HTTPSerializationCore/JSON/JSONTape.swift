@@ -13,13 +13,14 @@ import Foundation
 ///
 /// Word 0: kind (bits 0–7), flags (8–15), count or byte length (16–63).
 /// Word 1: byte offset of a string's or number's text, or a container's end (tape index).
+@usableFromInline
 package struct JSONTape: Sendable {
-    package enum Kind: UInt8 {
+    @usableFromInline package enum Kind: UInt8 {
         case object = 1, array, string, number, `true`, `false`, null
     }
 
     /// String flags.
-    package static let hasEscapes: UInt8 = 1
+    @usableFromInline package static let hasEscapes: UInt8 = 1
     /// Number flags.
     package static let isInteger: UInt8 = 1
     package static let isNegative: UInt8 = 2

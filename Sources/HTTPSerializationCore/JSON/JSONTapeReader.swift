@@ -34,38 +34,39 @@ extension JSONTape {
 
 /// Reads entries and turns strings and numbers into Swift values; valid only inside
 /// ``JSONTape/withReader(_:)``.
+@usableFromInline
 package struct JSONTapeReader {
-    package let base: UnsafePointer<UInt8>
-    package let words: UnsafeBufferPointer<UInt64>
+    @usableFromInline package let base: UnsafePointer<UInt8>
+    @usableFromInline package let words: UnsafeBufferPointer<UInt64>
 
-    package init(base: UnsafePointer<UInt8>, words: UnsafeBufferPointer<UInt64>) {
+    @inlinable package init(base: UnsafePointer<UInt8>, words: UnsafeBufferPointer<UInt64>) {
         self.base = base
         self.words = words
     }
 
-    @inline(__always) package func kind(_ entry: Int) -> JSONTape.Kind {
+    @inlinable @inline(__always) package func kind(_ entry: Int) -> JSONTape.Kind {
         JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[2 * entry]))!
     }
-    @inline(__always) package func flags(_ entry: Int) -> UInt8 { UInt8(truncatingIfNeeded: words[2 * entry] >> 8) }
-    @inline(__always) package func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
-    @inline(__always) package func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
+    @inlinable @inline(__always) package func flags(_ entry: Int) -> UInt8 { UInt8(truncatingIfNeeded: words[2 * entry] >> 8) }
+    @inlinable @inline(__always) package func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
+    @inlinable @inline(__always) package func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
 
     /// The entry after the value at `entry` (and after everything inside it).
-    @inline(__always) package func next(_ entry: Int) -> Int {
+    @inlinable @inline(__always) package func next(_ entry: Int) -> Int {
         let word = words[2 * entry]
         let kind = UInt8(truncatingIfNeeded: word)
         return kind == JSONTape.Kind.object.rawValue || kind == JSONTape.Kind.array.rawValue ? offset(entry) : entry + 1
     }
 
     /// The raw bytes of a string's text (escapes not decoded) or a number.
-    @inline(__always) package func text(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable @inline(__always) package func text(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base + offset(entry), count: length(entry))
     }
 
     // MARK: Strings
 
     /// Whether `count` bytes at `a` and `b` are equal.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, count: Int) -> Bool {
         guard let b else { return count == 0 }
         var index = 0
@@ -81,7 +82,7 @@ package struct JSONTapeReader {
     }
 
     /// A hash of a key's bytes (its length, first and last eight bytes) for duplicate checks.
-    package static func keyHash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inlinable package static func keyHash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var hash = UInt64(text.count) &* multiplier
         if text.count >= 8, let base = text.baseAddress {
@@ -94,7 +95,7 @@ package struct JSONTapeReader {
     }
 
     /// The string at `entry`, escapes decoded.
-    package func string(_ entry: Int) -> String {
+    @usableFromInline package func string(_ entry: Int) -> String {
         let raw = text(entry)
         if flags(entry) & JSONTape.hasEscapes == 0 { return String(decoding: raw, as: UTF8.self) }
         // Decoded text is never longer than its escaped form.

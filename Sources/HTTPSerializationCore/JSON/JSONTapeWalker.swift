@@ -2,7 +2,7 @@
 ///
 /// ``JSONTapeReader/build(with:)`` does the walking, so every output of the reader shares one
 /// traversal, iterative at any depth.
-package protocol JSONTapeBuilding {
+@usableFromInline package protocol JSONTapeBuilding {
     associatedtype Value
     associatedtype ArrayBuffer
     associatedtype ObjectBuffer
@@ -22,7 +22,7 @@ package protocol JSONTapeBuilding {
 
 extension JSONTapeReader {
     /// Builds the document's value with a stack of open containers: no recursion.
-    package func build<Builder: JSONTapeBuilding>(with builder: Builder) -> Builder.Value {
+    @inlinable package func build<Builder: JSONTapeBuilding>(with builder: Builder) -> Builder.Value {
         // Open containers, innermost last. Arrays and objects keep their buffers on stacks of
         // their own (mutated in place), and `frames` says which is which and how many values
         // each still expects.

@@ -49,11 +49,12 @@ extension ParameterValue {
 }
 
 /// Writes a parameter tree as JSON with an explicit stack of open containers.
+@usableFromInline
 package struct JSONWriter {
-    package private(set) var output: [UInt8] = []
-    private let pretty: Bool
-    private let sortsKeys: Bool
-    private let escapesSlashes: Bool
+    @usableFromInline package var output: [UInt8] = []
+    @usableFromInline let pretty: Bool
+    @usableFromInline let sortsKeys: Bool
+    @usableFromInline let escapesSlashes: Bool
 
     package init(options: JSONWritingOptions) {
         pretty = options.contains(.prettyPrinted)
@@ -130,14 +131,14 @@ package struct JSONWriter {
 
     // MARK: Pieces (shared with the streaming encoder)
 
-    package mutating func openContainer(isObject: Bool) {
+    @inlinable package mutating func openContainer(isObject: Bool) {
         output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         if pretty { output.append(UInt8(ascii: "\n")) }
     }
 
     /// What goes before a value at nesting `level`: a comma unless it is the first, and in
     /// pretty output a line break and indentation.
-    package mutating func separator(first: Bool, level: Int) {
+    @inlinable package mutating func separator(first: Bool, level: Int) {
         if !first {
             output.append(UInt8(ascii: ","))
             if pretty { output.append(UInt8(ascii: "\n")) }
@@ -145,13 +146,13 @@ package struct JSONWriter {
         if pretty { indent(level) }
     }
 
-    package mutating func key(_ key: String) {
+    @inlinable package mutating func key(_ key: String) {
         writeString(key)
         output.append(contentsOf: pretty ? " : ".utf8 : ":".utf8)
     }
 
     /// Closes a container whose parent is at nesting `level`.
-    package mutating func closeContainer(isObject: Bool, level: Int) {
+    @inlinable package mutating func closeContainer(isObject: Bool, level: Int) {
         if pretty {
             output.append(UInt8(ascii: "\n"))
             indent(level)
@@ -160,18 +161,18 @@ package struct JSONWriter {
     }
 
     /// A number already written as JSON text, less a trailing `.0` as `JSONSerialization` writes it.
-    package mutating func writeNumberText(_ text: String) {
+    @inlinable package mutating func writeNumberText(_ text: String) {
         var text = text
         if text.hasSuffix(".0") { text.removeLast(2) }
         output.append(contentsOf: text.utf8)
     }
 
-    private mutating func indent(_ level: Int) {
+    @usableFromInline mutating func indent(_ level: Int) {
         output.append(contentsOf: repeatElement(0x20, count: 2 * level))
     }
 
     /// A string, number, boolean or null; `path` names the value for an error.
-    package mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
+    @inlinable package mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
         func refusal(_ reason: String) -> HTTPSerializationError {
             HTTPSerializationError.refusedValue(inJSON: true, path: path(), reason: reason)
         }
@@ -201,7 +202,7 @@ package struct JSONWriter {
         }
     }
 
-    private mutating func writeInteger(_ value: Int) {
+    @usableFromInline mutating func writeInteger(_ value: Int) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         let start = output.count
@@ -216,7 +217,7 @@ package struct JSONWriter {
 
     /// A string in quotes, escaped as `JSONSerialization` escapes it: `"`, `\`, `/` (unless
     /// told not to) and control characters; everything else as its UTF-8 bytes.
-    package mutating func writeString(_ string: String) {
+    @inlinable package mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -233,12 +234,12 @@ package struct JSONWriter {
         output.append(UInt8(ascii: "\""))
     }
 
-    private func needsEscape(_ byte: UInt8) -> Bool {
+    @inlinable func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapesSlashes)
     }
 
     /// The first byte at or after `start` that must be escaped, eight bytes at a time.
-    private func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    @inlinable func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
@@ -264,7 +265,7 @@ package struct JSONWriter {
         return nil
     }
 
-    private mutating func writeEscape(_ byte: UInt8) {
+    @usableFromInline mutating func writeEscape(_ byte: UInt8) {
         output.append(UInt8(ascii: "\\"))
         switch byte {
         case 0x08: output.append(UInt8(ascii: "b"))

@@ -1,4 +1,5 @@
 /// Where a value sits in a parameter graph, for error messages: `user.tags[2]`.
+@usableFromInline
 package struct ParameterPath: Sendable {
     package enum Component: Sendable {
         case key(String)
