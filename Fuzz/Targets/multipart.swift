@@ -24,7 +24,7 @@ public func fuzzMultipart(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
                 form.appendPart(headers: headers, body: Data(body))
             }
             bodies.append(body)
-        } catch is HTTPSerializationError {
+        } catch is any HTTPSerializationError {
             continue  // an unsafe name or type was refused, as it must be
         } catch {
             require(false, "an untyped error: \(error)")

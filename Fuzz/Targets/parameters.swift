@@ -9,11 +9,11 @@ public func fuzzParameters(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let node = makeNode(&input, depth: 0)
     let limit = 1 + input.below(24)
     let bridged: ParameterValue?
-    do { bridged = try ParameterValue(any: node.foundation, maximumDepth: limit) } catch is HTTPSerializationError { bridged = nil } catch {
+    do { bridged = try ParameterValue(any: node.foundation, maximumDepth: limit) } catch is any HTTPSerializationError { bridged = nil } catch {
         require(false, "an untyped error: \(error)"); return 0
     }
     let encoded: ParameterValue?
-    do { encoded = try ParameterValue(encoding: node, maximumDepth: limit) } catch is HTTPSerializationError { encoded = nil } catch {
+    do { encoded = try ParameterValue(encoding: node, maximumDepth: limit) } catch is any HTTPSerializationError { encoded = nil } catch {
         require(false, "an untyped error: \(error)"); return 0
     }
     if let bridged, let encoded, !node.hasOpaque { require(bridged == encoded, "bridged \(bridged) != encoded \(encoded)") }

@@ -23,7 +23,7 @@ public func fuzzPropertyLists(_ start: UnsafeRawPointer?, _ count: Int) -> CInt 
     let data = Data(prefix + input.rest())
     do {
         _ = try PropertyListResponseSerializer().responseObject(for: response, data: data)
-    } catch is HTTPSerializationError {
+    } catch is any HTTPSerializationError {
     } catch {
         require(false, "an untyped error: \(error)")
     }

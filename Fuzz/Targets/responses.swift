@@ -45,7 +45,7 @@ public func fuzzResponses(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         { _ = try image.responseObject(for: response, data: data) },
     ]
     for attempt in attempts {
-        do { try attempt() } catch is HTTPSerializationError {} catch { require(false, "an untyped error: \(error)") }
+        do { try attempt() } catch is any HTTPSerializationError {} catch { require(false, "an untyped error: \(error)") }
     }
     return 0
 }

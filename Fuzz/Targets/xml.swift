@@ -33,7 +33,7 @@ public func fuzzXML(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let parser: XMLParser?
     do {
         parser = try XMLParserResponseSerializer(readingPolicy: policy).responseObject(for: response, data: data)
-    } catch is HTTPSerializationError {
+    } catch is any HTTPSerializationError {
         return 0
     } catch {
         require(false, "an untyped error: \(error)")

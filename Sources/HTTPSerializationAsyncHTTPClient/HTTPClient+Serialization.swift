@@ -23,7 +23,7 @@ extension HTTPClientRequest {
     ) throws {
         // The method, URL and headers are copied onto the wire as they are: check them first.
         try request.validateForSending()
-        guard let url = request.url?.absoluteString else { throw HTTPSerializationError.invalidURL("") }
+        guard let url = request.url?.absoluteString else { throw RequestSerializationError.invalidURL("") }
         self.init(url: url)
         method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -53,7 +53,7 @@ extension HTTPClientRequest {
         while true {
             let count = stream.read(&buffer, maxLength: buffer.count)
             if count < 0 {
-                throw HTTPSerializationError.multipartSourceUnavailable(
+                throw RequestSerializationError.multipartSourceUnavailable(
                     part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
             }
             if count == 0 { return data }
@@ -113,7 +113,7 @@ extension HTTPClient {
         var body = Data()
         for try await chunk in response.body {
             guard body.count + chunk.readableBytes <= maximumResponseSize else {
-                throw HTTPSerializationError.responseSerializationFailed(
+                throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response body exceeds \(maximumResponseSize) bytes.", response: ResponseContext(response: URLResponse?.none, data: nil))
             }
             body.append(contentsOf: chunk.readableBytesView)
@@ -125,7 +125,7 @@ extension HTTPClient {
         }
         guard let url = request.url,
               let http = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
-            throw HTTPSerializationError.invalidURL(request.url?.absoluteString ?? "")
+            throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
         }
         return SerializedResponse(output: try serializer.responseObject(for: http, data: body), response: http, data: body)
     }

@@ -4,7 +4,7 @@ import HTTPSerializationCore
 
 /// An image decoded without a platform UI framework (Linux): its format, size, scale and
 /// pixels. PNG and JPEG (RGB, grayscale, CMYK, YCCK) are decoded; other formats are
-/// ``HTTPSerializationError/imageNotDecoded(format:response:)``, never an image without pixels.
+/// ``ResponseSerializationError/imageNotDecoded(format:response:)``, never an image without pixels.
 public struct DecodedImage: Sendable, Equatable {
     public var format: ImageHeader.Format
     public var width: Int

@@ -19,10 +19,10 @@ public typealias PlatformImage = DecodedImage
 /// display when ``automaticallyInflatesResponseImage`` is set. On Linux it is a
 /// ``DecodedImage``: PNG and JPEG (including CMYK and YCCK) decoded to RGBA pixels; GIF, BMP,
 /// ICO, TIFF and WebP are recognised and measured but reported as
-/// ``HTTPSerializationError/imageNotDecoded(format:response:)``, never as images. Every image
+/// ``ResponseSerializationError/imageNotDecoded(format:response:)``, never as images. Every image
 /// is measured from its header first: more pixels than ``maximumPixelCount``, or a pixel
 /// buffer past ``decodeBudget`` for the body's size, is
-/// ``HTTPSerializationError/imageTooLarge(width:height:limit:response:)`` before any pixel
+/// ``ResponseSerializationError/imageTooLarge(width:height:limit:response:)`` before any pixel
 /// memory is allocated.
 @dynamicMemberLookup
 public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
@@ -56,16 +56,16 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         guard let data = response.data, !data.isEmpty else { return nil }
         let context = response.withoutDecodedBody
         guard let header = ImageHeader(data: data) else {
-            throw HTTPSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)
+            throw ResponseSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)
         }
         let allowedPixels = min(maximumPixelCount, decodeBudget.bytes(forBodySize: data.count) / 4)
         guard header.pixelCount <= allowedPixels else {
-            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
+            throw ResponseSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
         }
         let scale = imageScale.isFinite && imageScale > 0 ? imageScale : 1
         #if canImport(UIKit)
         guard let image = UIImage(data: data, scale: CGFloat(scale)) else {
-            throw HTTPSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
+            throw ResponseSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
         }
         #if os(iOS) || os(tvOS) || os(visionOS)
         if automaticallyInflatesResponseImage, #available(iOS 15.0, tvOS 15.0, *) {
@@ -75,7 +75,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         return image
         #elseif canImport(AppKit)
         guard let image = NSImage(data: data) else {
-            throw HTTPSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
+            throw ResponseSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
         }
         image.size = NSSize(width: CGFloat(header.width) / CGFloat(scale), height: CGFloat(header.height) / CGFloat(scale))
         return image
@@ -85,11 +85,11 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
                 data, format: header.format, maximumPixelCount: allowedPixels, strict: !allowsCorruptJPEGData)
             return DecodedImage(format: header.format, width: width, height: height, scale: scale, rgbaPixels: pixels)
         } catch ImageDecoding.Failure.notDecoded {
-            throw HTTPSerializationError.imageNotDecoded(format: header.format, response: context)
+            throw ResponseSerializationError.imageNotDecoded(format: header.format, response: context)
         } catch ImageDecoding.Failure.tooLarge {
-            throw HTTPSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
+            throw ResponseSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
         } catch ImageDecoding.Failure.invalid(let reason) {
-            throw HTTPSerializationError.responseSerializationFailed(
+            throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The \(header.format.rawValue.uppercased()) image could not be decoded: \(reason).", response: context)
         }
         #endif

@@ -28,7 +28,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
 
     /// A parser for the body (nil when there is none), with external entities off.
     ///
-    /// - Throws: ``HTTPSerializationError/unreadableXML(_:response:)`` for a document the
+    /// - Throws: ``ResponseSerializationError/unreadableXML(_:response:)`` for a document the
     ///   reader refuses, with the reason and its byte offset.
     public func responseObject(for response: ResponseContext) throws -> XMLParser? {
         try base.validate(response)
@@ -41,7 +41,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
         do {
             return try XMLSafetyCheck.prepare(data, policy: policy)
         } catch {
-            throw HTTPSerializationError.unreadableXML(error, response: context())
+            throw ResponseSerializationError.unreadableXML(error, response: context())
         }
     }
 
@@ -96,13 +96,13 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
         try base.validate(response)
         let context = response.withoutDecodedBody
         guard let data = response.data, !data.isBlank else {
-            throw HTTPSerializationError.responseSerializationFailed(reason: "The response has no XML document.", response: context)
+            throw ResponseSerializationError.responseSerializationFailed(reason: "The response has no XML document.", response: context)
         }
         let safe = try XMLParserResponseSerializer.prepare(data, policy: readingPolicy, context: context)
         do {
             return try XMLDocument(data: safe, options: options.union(.nodeLoadExternalEntitiesNever))
         } catch {
-            throw HTTPSerializationError.responseSerializationFailed(
+            throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not a valid XML document.", response: context, underlying: UnderlyingError(error))
         }
     }

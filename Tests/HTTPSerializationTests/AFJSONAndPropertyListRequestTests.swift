@@ -32,7 +32,7 @@ struct AFJSONAndPropertyListRequestTests {
     @Test("§2 #3 a value JSON cannot hold is an error (NaN and infinity; Swift strings cannot hold a lone surrogate)")
     func jsonRejectsInvalidNumbers() {
         for bad: Double in [.nan, .infinity, -.infinity] {
-            #expect(throws: HTTPSerializationError.self) {
+            #expect(throws: RequestSerializationError.self) {
                 try JSONRequestSerializer().request(method: "POST", urlString: baseURL, parameters: ["key": .double(bad)])
             }
         }
@@ -44,7 +44,7 @@ struct AFJSONAndPropertyListRequestTests {
         do {
             _ = try JSONRequestSerializer().request(method: "POST", urlString: baseURL, parameters: parameters)
             Issue.record("a set was accepted as JSON")
-        } catch let error as HTTPSerializationError {
+        } catch let error as RequestSerializationError {
             let bridged = error.nsError
             #expect(bridged.domain == "com.alamofire.error.serialization.request")
             #expect(bridged.code == NSURLErrorCannotDecodeContentData)
@@ -68,7 +68,7 @@ struct AFJSONAndPropertyListRequestTests {
 
     @Test("§3 #2 a non-string dictionary key is an error")
     func plistRejectsNonStringKey() {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             let parameters = try ParameterValue(any: [42: "value"])
             _ = try PropertyListRequestSerializer().request(method: "POST", urlString: baseURL, parameters: parameters)
         }

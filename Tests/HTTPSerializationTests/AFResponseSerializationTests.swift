@@ -27,7 +27,7 @@ struct AFJSONResponseTests {
         do {
             try serializer.validate(resp(200, "nonstandard/json"), data: jsonFoo)
             Issue.record("nonstandard/json was accepted")
-        } catch let error as HTTPSerializationError {
+        } catch let error as ResponseSerializationError {
             #expect(error.nsError.domain == "com.alamofire.error.serialization.response")
             #expect(error.nsError.code == -1016)
             #expect(error.localizedDescription == "Request failed: unacceptable content-type: nonstandard/json")
@@ -45,7 +45,7 @@ struct AFJSONResponseTests {
 
     @Test("#10 invalid JSON is an error")
     func invalidJSON() {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try serializer.responseObject(for: resp(200, "text/json"), data: Data("{invalid}".utf8))
         }
     }
@@ -105,14 +105,14 @@ struct AFHTTPResponseTests {
         var serializer = serializer
         serializer.acceptableContentTypes = ["text/html"]
         try serializer.validate(resp(205), data: nil)
-        #expect(throws: HTTPSerializationError.self) { try serializer.validate(resp(205), data: Data("test".utf8)) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.validate(resp(205), data: Data("test".utf8)) }
     }
 
     @Test("#3 205 with no content type and a body is error -1016")
     func noContentTypeWithBody() {
         var serializer = serializer
         serializer.acceptableContentTypes = ["text/html"]
-        #expect(throws: HTTPSerializationError.unacceptableContentType(nil, response: ResponseContext(response: resp(205), data: Data("test".utf8)))) {
+        #expect(throws: ResponseSerializationError.unacceptableContentType(nil, response: ResponseContext(response: resp(205), data: Data("test".utf8)))) {
             try serializer.validate(resp(205), data: Data("test".utf8))
         }
     }
@@ -124,7 +124,7 @@ struct AFHTTPResponseTests {
             do {
                 try serializer.validate(resp(code, "text/html"), data: Data("text".utf8))
                 Issue.record("\(code) was accepted")
-            } catch let error as HTTPSerializationError {
+            } catch let error as ResponseSerializationError {
                 #expect(error.nsError.code == -1011)
                 #expect(error.localizedDescription == "Request failed: \(HTTPStatusReason.phrase(for: code)) (\(code))")
             } catch {
@@ -164,7 +164,7 @@ struct AFPropertyListResponseTests {
 
     @Test("#2 JSON bytes are not a property list")
     func rejectsJSON() {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try serializer.responseObject(for: resp(200, "application/x-plist"), data: jsonFoo)
         }
     }
@@ -200,8 +200,8 @@ struct AFXMLResponseTests {
 
     @Test("§6 #3 §7 #3 nonstandard/xml is refused")
     func refusesNonstandard() {
-        #expect(throws: HTTPSerializationError.self) { try XMLDocumentResponseSerializer().validate(resp(200, "nonstandard/xml"), data: xmlFoo) }
-        #expect(throws: HTTPSerializationError.self) { try XMLParserResponseSerializer().validate(resp(200, "nonstandard/xml"), data: xmlFoo) }
+        #expect(throws: ResponseSerializationError.self) { try XMLDocumentResponseSerializer().validate(resp(200, "nonstandard/xml"), data: xmlFoo) }
+        #expect(throws: ResponseSerializationError.self) { try XMLParserResponseSerializer().validate(resp(200, "nonstandard/xml"), data: xmlFoo) }
     }
 
     @Test("§6 #4 valid XML becomes a document whose root is foo")
@@ -213,7 +213,7 @@ struct AFXMLResponseTests {
 
     @Test("§6 #5 truncated, mismatched and empty XML are errors, never a crash", arguments: ["<foo", "<a><b></a></b>", "", "   ", "not xml"])
     func invalidXML(text: String) {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(text.utf8))
         }
     }

@@ -381,7 +381,7 @@ struct BadInputBattery {
         do {
             try await input.run()
             Issue.record("\(input.name) was accepted")
-        } catch let error as HTTPSerializationError {
+        } catch let error as any HTTPSerializationError {
             let errorCase = Mirror(reflecting: error).children.first?.label ?? "\(error)"
             #expect(errorCase == input.errorCase)
             #expect(error.localizedDescription == input.message)
@@ -400,7 +400,7 @@ struct BadInputBattery {
         let server = try await EchoServer.start()
         let base = server.baseURL.absoluteString
         let session = URLSession(configuration: .ephemeral)
-        let expected = HTTPSerializationError.redirectedWithBody(from: base + "/redirect?status=\(status)&to=/echo", to: base + "/echo")
+        let expected = RequestSerializationError.redirectedWithBody(from: base + "/redirect?status=\(status)&to=/echo", to: base + "/echo")
         var form2 = URLRequest(url: URL(string: base + "/redirect?status=\(status)&to=/echo")!)
         form2.httpMethod = "POST"
         form2.httpBody = Data("a=1".utf8)

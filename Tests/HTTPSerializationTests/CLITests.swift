@@ -264,7 +264,7 @@ struct TransportTests {
         #expect(empty.response.statusCode == 204)
         let compound = CompoundResponseSerializer([AnyResponseSerializer(ImageResponseSerializer()), AnyResponseSerializer(JSONResponseSerializer())])
         #expect(try await client.execute(get("/json"), serializer: compound).output is [String: Any])
-        await #expect(throws: HTTPSerializationError.self) {
+        await #expect(throws: ResponseSerializationError.self) {
             try await client.execute(get("/status/500"), serializer: JSONResponseSerializer())
         }
         let viaSession = try await URLSession(configuration: .ephemeral).response(for: get("/plist"), serializer: PropertyListResponseSerializer())

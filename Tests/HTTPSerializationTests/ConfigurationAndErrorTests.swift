@@ -89,7 +89,7 @@ struct ConfigurationTests {
     @Test("archived headers are validated on decoding")
     func decodedHeadersValidated() {
         let json = #"{"headers":[{"name":"X","value":"a\r\nb"}]}"#
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try JSONDecoder().decode(HTTPRequestSerializer.self, from: Data(json.utf8))
         }
     }
@@ -99,7 +99,7 @@ struct ConfigurationTests {
 struct ErrorBridgeTests {
     @Test("errors bridge to AF's request domain with reason and description")
     func nsErrorBridge() {
-        let error = HTTPSerializationError.invalidURL("http://a b")
+        let error = RequestSerializationError.invalidURL("http://a b")
         #expect(error.nsError.domain == "com.alamofire.error.serialization.request")
         #expect(error.nsError.code == NSURLErrorBadURL)
         #expect(error.nsError.localizedFailureReason == "The URL string \"http://a b\" is not a valid URL.")
@@ -109,7 +109,52 @@ struct ErrorBridgeTests {
     @Test("a Foundation failure is carried as the underlying error")
     func underlyingError() {
         let cause = NSError(domain: NSCocoaErrorDomain, code: 3851)
-        let error = HTTPSerializationError.invalidPropertyListParameters(reason: "x", underlying: UnderlyingError(cause))
+        let error = RequestSerializationError.invalidPropertyListParameters(reason: "x", underlying: UnderlyingError(cause))
         #expect(error.nsError.userInfo[NSUnderlyingErrorKey] as? NSError == cause)
+    }
+
+    @Test("`error as NSError` is AFNetworking's request error: domain, code, description, reason, underlying error")
+    func requestErrorsBridgeThroughAsNSError() throws {
+        let thrown: any Error = try #require(throws: RequestSerializationError.self) {
+            try JSONRequestSerializer(base: plainSerializer()).request(method: "POST", urlString: "http://x", parameters: ["n": .double(.nan)])
+        }
+        let bridged = thrown as NSError
+        #expect(bridged.domain == "com.alamofire.error.serialization.request")
+        #expect(bridged.code == NSURLErrorCannotDecodeContentData)
+        #expect(bridged.localizedFailureReason == "The `parameters` argument is not valid JSON.")
+        #expect(bridged.localizedDescription == "The `parameters` argument is not valid JSON. The value at `n` is invalid: nan is not a JSON number.")
+        #expect((RequestSerializationError.invalidURL("") as NSError).code == NSURLErrorBadURL)
+        let cause = NSError(domain: NSCocoaErrorDomain, code: 3851)
+        let wrapped = RequestSerializationError.invalidPropertyListParameters(reason: "x", underlying: UnderlyingError(cause)) as NSError
+        #expect(wrapped.userInfo[NSUnderlyingErrorKey] as? NSError == cause)
+    }
+
+    @Test("`error as NSError` is AFNetworking's response error, with the response, the body and the chained content-type failure")
+    func responseErrorsBridgeThroughAsNSError() throws {
+        let response = resp(500, "text/html")
+        let body = Data("<h1>oops</h1>".utf8)
+        let thrown: any Error = try #require(throws: ResponseSerializationError.self) {
+            try JSONResponseSerializer().responseObject(for: response, data: body)
+        }
+        let bridged = thrown as NSError
+        #expect(bridged.domain == "com.alamofire.error.serialization.response")
+        #expect(bridged.code == NSURLErrorBadServerResponse)
+        #expect(bridged.localizedDescription == "Request failed: internal server error (500)")
+        #expect(bridged.userInfo["com.alamofire.serialization.response.error.response"] as? HTTPURLResponse === response)
+        #expect(bridged.userInfo["com.alamofire.serialization.response.error.data"] as? Data == body)
+        let underlying = try #require(bridged.userInfo[NSUnderlyingErrorKey] as? NSError)
+        #expect(underlying.domain == "com.alamofire.error.serialization.response")
+        #expect(underlying.code == NSURLErrorCannotDecodeContentData)
+        #expect(underlying.localizedDescription == "Request failed: unacceptable content-type: text/html")
+    }
+
+    @Test("both halves are caught at once as any HTTPSerializationError")
+    func bothHalvesCatchAsOne() {
+        let errors: [any Error] = [
+            RequestSerializationError.invalidURL("x"),
+            ResponseSerializationError.unacceptableContentType("text/html", response: ResponseContext(response: resp(200, "text/html"), data: nil)),
+        ]
+        let domains = errors.compactMap { ($0 as? any HTTPSerializationError)?.domain }
+        #expect(domains == ["com.alamofire.error.serialization.request", "com.alamofire.error.serialization.response"])
     }
 }

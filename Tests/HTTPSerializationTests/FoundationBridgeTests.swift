@@ -65,7 +65,7 @@ struct FoundationBridgeTests {
             handoff.result = Result { try ParameterValue(any: handoff.graph!) }
         }
         await Self.onThread(stackSize: 1 << 30) { handoff.graph = nil }
-        let error = try #require(throws: HTTPSerializationError.self) { try handoff.result!.get() }
+        let error = try #require(throws: RequestSerializationError.self) { try handoff.result!.get() }
         guard case .nestingTooDeep(let path, let limit) = error else {
             Issue.record("unexpected \(error)")
             return
@@ -79,16 +79,16 @@ struct FoundationBridgeTests {
     func limitIsExact(shape: Shape) throws {
         let atLimit = Self.chain(shape, levels: 512)
         #expect(try ParameterValue(any: atLimit).depth == 512)
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(any: Self.chain(shape, levels: 513)) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(any: Self.chain(shape, levels: 513)) }
         #expect(try ParameterValue(any: Self.chain(shape, levels: 8), maximumDepth: 8).depth == 8)
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(any: Self.chain(shape, levels: 8), maximumDepth: 7) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(any: Self.chain(shape, levels: 8), maximumDepth: 7) }
     }
 
     @Test("a ParameterValue inside a graph counts toward the depth")
     func embeddedTreeDepth() throws {
         let tree: ParameterValue = [[["x"]]]
         #expect(try ParameterValue(any: ["a": tree] as [String: Any], maximumDepth: 4) == ["a": tree])
-        #expect(throws: HTTPSerializationError.nestingTooDeep(path: "a", limit: 3)) {
+        #expect(throws: RequestSerializationError.nestingTooDeep(path: "a", limit: 3)) {
             try ParameterValue(any: ["a": tree] as [String: Any], maximumDepth: 3)
         }
     }
@@ -143,16 +143,16 @@ struct FoundationBridgeTests {
     @Test("errors name where they are, through Swift and NS containers alike")
     func errorPaths() {
         struct Opaque {}
-        #expect(throws: HTTPSerializationError.invalidParameter(path: "a[1].b", reason: "a value of type Opaque has no parameter form")) {
+        #expect(throws: RequestSerializationError.invalidParameter(path: "a[1].b", reason: "a value of type Opaque has no parameter form")) {
             try ParameterValue(any: ["a": [0, NSDictionary(dictionary: ["b": Opaque()])] as [Any]] as [String: Any])
         }
-        #expect(throws: HTTPSerializationError.invalidParameter(path: "x[2]", reason: "a value of type Opaque has no parameter form")) {
+        #expect(throws: RequestSerializationError.invalidParameter(path: "x[2]", reason: "a value of type Opaque has no parameter form")) {
             try ParameterValue(any: ["x": NSArray(array: [1, 2, Opaque()])] as [String: Any])
         }
-        #expect(throws: HTTPSerializationError.invalidParameter(path: "m", reason: "dictionary key 1 is not a string")) {
+        #expect(throws: RequestSerializationError.invalidParameter(path: "m", reason: "dictionary key 1 is not a string")) {
             try ParameterValue(any: ["m": [1: "one"] as [Int: String]] as [String: Any])
         }
-        #expect(throws: HTTPSerializationError.invalidParameter(path: "typed[0]", reason: "a value of type Opaque has no parameter form")) {
+        #expect(throws: RequestSerializationError.invalidParameter(path: "typed[0]", reason: "a value of type Opaque has no parameter form")) {
             try ParameterValue(any: ["typed": [Opaque()]] as [String: Any])
         }
     }

@@ -115,7 +115,7 @@ struct HTTPTypesRequestTests {
         switch (viaURLRequest, viaHTTPTypes) {
         case (.success(let a), .success(let b)):
             #expect(a == b, "\(method) \(url)", sourceLocation: sourceLocation)
-        case (.failure(let a as HTTPSerializationError), .failure(let b as HTTPSerializationError)):
+        case (.failure(let a as RequestSerializationError), .failure(let b as RequestSerializationError)):
             #expect(a == b, "\(method) \(url)", sourceLocation: sourceLocation)
         default:
             Issue.record("\(method) \(url): \(viaURLRequest) against \(viaHTTPTypes)", sourceLocation: sourceLocation)
@@ -185,7 +185,7 @@ struct HTTPTypesRequestTests {
         #expect(try Wire(urlRequest) == wire)
         #expect(serialized.request.headerFields[.contentLength] == String(wire.body.count))
         #expect(serialized.body.length == UInt64(wire.body.count))
-        #expect(throws: HTTPSerializationError.multipartMethodNotAllowed("GET")) {
+        #expect(throws: RequestSerializationError.multipartMethodNotAllowed("GET")) {
             try serializer.multipartFormHTTPRequest(method: "GET", urlString: "http://x/upload")
         }
     }
@@ -234,7 +234,7 @@ struct HTTPTypesRequestTests {
             (HTTPRequest(method: .get, scheme: "http", authority: "user@:80", path: "/"), "http://user@:80/"),
         ]
         for (head, text) in cases {
-            #expect(throws: HTTPSerializationError.invalidURL(text)) { try serializer.serialize(head, parameters: ["a": 1]) }
+            #expect(throws: RequestSerializationError.invalidURL(text)) { try serializer.serialize(head, parameters: ["a": 1]) }
         }
     }
 
@@ -280,10 +280,10 @@ struct HTTPTypesHeaderFieldsTests {
     func controlCharactersAreRefused() {
         var fields = HTTPFields()
         fields.append(HTTPField(name: HTTPField.Name("X")!, lenientValue: Array("a\u{1}b".utf8)))
-        #expect(throws: HTTPSerializationError.invalidHeaderField(name: "X", reason: "the value contains a control character 0x1")) {
+        #expect(throws: RequestSerializationError.invalidHeaderField(name: "X", reason: "the value contains a control character 0x1")) {
             try HTTPHeaderFields(fields)
         }
-        #expect(throws: HTTPSerializationError.invalidHeaderField(name: "X", reason: "the value contains a control character 0x1")) {
+        #expect(throws: RequestSerializationError.invalidHeaderField(name: "X", reason: "the value contains a control character 0x1")) {
             var head = HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/")
             head.headerFields = fields
             try head.validateForSending()
@@ -321,7 +321,7 @@ struct MultipartByteChunksTests {
         var form = try MultipartFormData(boundary: "b")
         try form.appendPart(streamFactory: { () throws -> any MultipartPartStream in ShortStream() },
                             name: "s", fileName: "s", length: 10, mimeType: "x/y")
-        await #expect(throws: HTTPSerializationError.multipartLengthMismatch(part: #"part 1 "s" (s)"#, declared: 10, actual: 3)) {
+        await #expect(throws: RequestSerializationError.multipartLengthMismatch(part: #"part 1 "s" (s)"#, declared: 10, actual: 3)) {
             for try await _ in form.byteChunks() {}
         }
     }

@@ -53,7 +53,7 @@ struct HTTPTypesResponseTests {
             switch (viaFoundation, viaHTTPTypes) {
             case (.success(let a), .success(let b)):
                 #expect(describe(a) == describe(b), "\(code) \(contentType ?? "-")", sourceLocation: sourceLocation)
-            case (.failure(let a as HTTPSerializationError), .failure(let b as HTTPSerializationError)):
+            case (.failure(let a as ResponseSerializationError), .failure(let b as ResponseSerializationError)):
                 #expect(a == b, "\(code) \(contentType ?? "-")", sourceLocation: sourceLocation)
             default:
                 Issue.record("\(code) \(contentType ?? "-"): \(viaFoundation) against \(viaHTTPTypes)", sourceLocation: sourceLocation)
@@ -92,7 +92,7 @@ struct HTTPTypesResponseTests {
     func errorsCarryTheResponse() {
         let response = head(404, "application/json")
         let body = Data(#"{"error":"missing"}"#.utf8)
-        #expect(throws: HTTPSerializationError.unacceptableStatusCode(
+        #expect(throws: ResponseSerializationError.unacceptableStatusCode(
             404, response: ResponseContext(response: response, data: body, decodedBody: ["error": "missing"]))) {
             try JSONResponseSerializer().responseObject(for: response, data: body)
         }
@@ -102,7 +102,7 @@ struct HTTPTypesResponseTests {
     func headResponsesAreEmpty() throws {
         let response = head(200, "application/json")
         #expect(try DecodableResponseSerializer(EmptyResponse.self).responseObject(for: response, data: Data(), requestMethod: .head) == EmptyResponse())
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try DecodableResponseSerializer(EmptyResponse.self).responseObject(for: response, data: Data(), requestMethod: .get)
         }
     }
@@ -115,7 +115,7 @@ struct HTTPTypesResponseTests {
             #expect(throws: Never.self, "\(accepted)") { try serializer.validate(ResponseContext(response: head(200, accepted), data: Data("x".utf8))) }
         }
         for refused in ["text/html; charset=latin1", "text/plain", ";charset=utf-8", "text/html,application/json"] {
-            #expect(throws: HTTPSerializationError.self, "\(refused)") {
+            #expect(throws: ResponseSerializationError.self, "\(refused)") {
                 try serializer.validate(ResponseContext(response: head(200, refused), data: Data("x".utf8)))
             }
         }
@@ -129,7 +129,7 @@ struct HTTPTypesResponseTests {
     @Test("an HTTPURLResponse status that HTTP cannot carry is refused, never a crash")
     func unrepresentableStatus() {
         let response = HTTPURLResponse(url: baseURL, statusCode: 1000, httpVersion: nil, headerFields: nil)!
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try HTTPResponseSerializer(acceptableStatusCodes: nil).responseObject(for: response, data: Data())
         }
     }

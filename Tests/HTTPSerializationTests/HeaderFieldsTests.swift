@@ -30,7 +30,7 @@ struct HeaderFieldsTests {
     ])
     func valueInjectionRefused(value: String, what: String) {
         var headers = HTTPHeaderFields()
-        #expect(throws: HTTPSerializationError.invalidHeaderField(name: "X-Test", reason: "the value contains a \(what)")) {
+        #expect(throws: RequestSerializationError.invalidHeaderField(name: "X-Test", reason: "the value contains a \(what)")) {
             try headers.setValue(value, forHTTPHeaderField: "X-Test")
         }
         #expect(headers.isEmpty)
@@ -39,7 +39,7 @@ struct HeaderFieldsTests {
     @Test("names that are not tokens are refused", arguments: ["", "Bad Name", "X:Y", "X\r\nY", "Ünï", "a(b)"])
     func badNamesRefused(name: String) {
         var headers = HTTPHeaderFields()
-        #expect(throws: HTTPSerializationError.self) { try headers.setValue("v", forHTTPHeaderField: name) }
+        #expect(throws: RequestSerializationError.self) { try headers.setValue("v", forHTTPHeaderField: name) }
     }
 
     @Test("tabs and non-ASCII text are allowed in values")
@@ -55,14 +55,14 @@ struct HeaderFieldsTests {
         original.setValue("v\r\nEvil: 1", forHTTPHeaderField: "X-Custom")
         // Some Foundations drop such values themselves; either way nothing unsafe is sent.
         if original.value(forHTTPHeaderField: "X-Custom") != nil {
-            #expect(throws: HTTPSerializationError.self) { try plainSerializer().serialize(original, parameters: nil) }
+            #expect(throws: RequestSerializationError.self) { try plainSerializer().serialize(original, parameters: nil) }
         }
     }
 
     @Test("a Basic user name with a colon is refused")
     func basicUserWithColon() {
         var serializer = plainSerializer()
-        #expect(throws: HTTPSerializationError.invalidCredentials(reason: "a Basic user name cannot contain \":\"")) {
+        #expect(throws: RequestSerializationError.invalidCredentials(reason: "a Basic user name cannot contain \":\"")) {
             try serializer.setAuthorizationHeader(username: "a:b", password: "p")
         }
     }

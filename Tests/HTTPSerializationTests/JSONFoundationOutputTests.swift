@@ -98,18 +98,18 @@ struct JSONFoundationOutputTests {
         do {
             _ = try serializer.responseObject(for: response, data: Data("{\"a\" 1}".utf8))
             Issue.record("no error")
-        } catch HTTPSerializationError.responseSerializationFailed(let reason, _, let underlying, _) {
+        } catch ResponseSerializationError.responseSerializationFailed(let reason, _, let underlying, _) {
             #expect(reason == "The response is not valid JSON: found \"1\" where \":\" was expected (byte 5).")
             let foundationError = underlying.map { $0.error as NSError }
             #expect(foundationError?.domain == NSCocoaErrorDomain && foundationError?.code == 3840)
         }
-        #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: response, data: Data("7".utf8)) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: response, data: Data("7".utf8)) }
         let fragments = JSONResponseSerializer(readingOptions: .fragmentsAllowed)
         #expect(try fragments.responseObject(for: response, data: Data("7".utf8)) as? Int == 7)
         // Mutable containers still come from Foundation, once our reader accepted the bytes.
         let mutable = JSONResponseSerializer(readingOptions: .mutableContainers)
         #expect(try mutable.responseObject(for: response, data: Data("{\"a\": [1]}".utf8)) is NSMutableDictionary
             || (try mutable.responseObject(for: response, data: Data("{\"a\": [1]}".utf8)) as? [String: Any]) != nil)
-        #expect(throws: HTTPSerializationError.self) { try mutable.responseObject(for: response, data: Data("[1,]".utf8)) }
+        #expect(throws: ResponseSerializationError.self) { try mutable.responseObject(for: response, data: Data("[1,]".utf8)) }
     }
 }

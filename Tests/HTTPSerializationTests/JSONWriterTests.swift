@@ -83,7 +83,7 @@ struct JSONWriterTests {
             do {
                 _ = try value.jsonData()
                 Issue.record("\(value) was written")
-            } catch let error as HTTPSerializationError {
+            } catch let error as RequestSerializationError {
                 guard case .invalidJSONParameters(let reason, _) = error else { Issue.record("\(error)"); continue }
                 #expect(reason == message)
                 #expect(error.nsError.domain == "com.alamofire.error.serialization.request")

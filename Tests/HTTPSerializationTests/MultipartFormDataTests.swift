@@ -67,10 +67,10 @@ struct MultipartFormDataTests {
     @Test("a MIME type or name with control characters is refused")
     func unsafeHeaderValuesRefused() throws {
         var form = MultipartFormData()
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try form.appendPart(fileData: Data(), name: "f", fileName: "f", mimeType: "text/plain\r\nX: 1")
         }
-        #expect(throws: HTTPSerializationError.self) { try form.appendPart(formData: Data(), name: "bell\u{7}") }
+        #expect(throws: RequestSerializationError.self) { try form.appendPart(formData: Data(), name: "bell\u{7}") }
         #expect(form.isEmpty)
     }
 
@@ -91,7 +91,7 @@ struct MultipartFormDataTests {
         "", String(repeating: "a", count: 71), "ends with space ", "semi;colon", "quote\"", "line\r\nbreak", "ünicode",
     ])
     func invalidBoundaries(boundary: String) {
-        #expect(throws: HTTPSerializationError.self) { try MultipartFormData(boundary: boundary) }
+        #expect(throws: RequestSerializationError.self) { try MultipartFormData(boundary: boundary) }
     }
 
     @Test("valid boundaries of every allowed character are accepted")
@@ -115,17 +115,17 @@ struct MultipartFormDataTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         var form = MultipartFormData()
-        #expect(throws: HTTPSerializationError.multipartSourceUnavailable(
+        #expect(throws: RequestSerializationError.multipartSourceUnavailable(
             part: "part 1 \"f\" (x)", reason: "https://example.com/x is not a file URL")) {
             try form.appendPart(fileURL: URL(string: "https://example.com/x")!, name: "f")
         }
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try form.appendPart(fileURL: folder.url.appendingPathComponent("missing.bin"), name: "f")
         }
         do {
             try form.appendPart(fileURL: folder.url, name: "f")
             Issue.record("a directory was accepted")
-        } catch let HTTPSerializationError.multipartSourceUnavailable(_, reason) {
+        } catch let RequestSerializationError.multipartSourceUnavailable(_, reason) {
             #expect(reason.hasSuffix("is a directory"))
         }
         #expect(form.isEmpty)
@@ -157,7 +157,7 @@ struct MultipartRequestTests {
 
     @Test("GET and HEAD cannot carry a multipart body", arguments: ["GET", "HEAD", "get"])
     func bodylessMethodsRefused(method: String) {
-        #expect(throws: HTTPSerializationError.multipartMethodNotAllowed(method)) {
+        #expect(throws: RequestSerializationError.multipartMethodNotAllowed(method)) {
             try serializer.multipartFormRequest(method: method, urlString: "http://x", parameters: ["a": 1])
         }
     }
@@ -229,7 +229,7 @@ struct MultipartRequestTests {
         let target = folder.url.appendingPathComponent("body.bin")
         _ = try await serializer.request(withMultipartFormRequest: request, writingStreamContentsTo: target)
         #expect(try Data(contentsOf: target) == bytes("plain body"))
-        await #expect(throws: HTTPSerializationError.self) {
+        await #expect(throws: RequestSerializationError.self) {
             try await serializer.request(withMultipartFormRequest: URLRequest(url: URL(string: "http://x")!), writingStreamContentsTo: target)
         }
     }

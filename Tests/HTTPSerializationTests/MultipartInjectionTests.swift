@@ -23,10 +23,10 @@ struct MultipartInjectionTests {
     func dataPartRefused() throws {
         var form = try MultipartFormData(boundary: "X")
         try form.appendPart(formData: Data("ok".utf8), name: "a")
-        #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 2 \"note\"")) {
+        #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: "part 2 \"note\"")) {
             try form.appendPart(formData: smuggling("X"), name: "note")
         }
-        #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 2 \"f\" (f.txt)")) {
+        #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: "part 2 \"f\" (f.txt)")) {
             try form.appendPart(fileData: Data("--X".utf8), name: "f", fileName: "f.txt", mimeType: "text/plain")
         }
         #expect(form.partCount == 1)
@@ -37,7 +37,7 @@ struct MultipartInjectionTests {
         var form = try MultipartFormData(boundary: "X")
         // "--X" at the very start follows the header block's CRLF: that one is a delimiter.
         if text == "--X" {
-            #expect(throws: HTTPSerializationError.self) { try form.appendPart(formData: Data(text.utf8), name: "a") }
+            #expect(throws: RequestSerializationError.self) { try form.appendPart(formData: Data(text.utf8), name: "a") }
             return
         }
         try form.appendPart(formData: Data(text.utf8), name: "a")
@@ -51,7 +51,7 @@ struct MultipartInjectionTests {
         var headers = HTTPHeaderFields()
         try headers.setValue("form-data; name=\"n\"", forHTTPHeaderField: "Content-Disposition")
         form.appendPart(headers: headers, body: smuggling("X"))
-        #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 1")) { try form.encodedData() }
+        #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: "part 1")) { try form.encodedData() }
     }
 
     @Test("file and stream parts are scanned while read, across every chunk edge, and the delimiter never goes out whole",
@@ -80,10 +80,10 @@ struct MultipartInjectionTests {
                 sent.append(buffer, count: count)
             }
             #expect(stream.streamStatus == .error)
-            #expect((stream.streamError as? HTTPSerializationError) == .multipartBoundaryInBody(part: label))
+            #expect((stream.streamError as? RequestSerializationError) == .multipartBoundaryInBody(part: label))
             stream.close()
             #expect(sent.range(of: delimiter, in: 20..<sent.count) == nil)
-            await #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: label)) {
+            await #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: label)) {
                 try await collectChunks(form, size: readSize)
             }
         }
@@ -137,7 +137,7 @@ struct MultipartInjectionTests {
         defer { folder.remove() }
         var form = try MultipartFormData(boundary: "B")
         try form.appendPart(fileURL: try folder.file("a.txt", contents: smuggling("B")), name: "a")
-        await #expect(throws: HTTPSerializationError.multipartBoundaryInBody(part: "part 1 \"a\" (a.txt)")) {
+        await #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: "part 1 \"a\" (a.txt)")) {
             try await form.writeEncodedBody(to: folder.url.appendingPathComponent("out"))
         }
     }

@@ -83,7 +83,7 @@ struct MultipartStreamingTests {
         var form = try MultipartFormData(boundary: "b")
         try form.appendPart(inputStream: InputStream(data: bytes("12345")), name: "s", fileName: "s.txt", length: 5, mimeType: "text/plain")
         #expect(String(decoding: try form.encodedData(), as: UTF8.self).contains("\r\n\r\n12345\r\n--b--"))
-        #expect(throws: HTTPSerializationError.multipartStreamAlreadyConsumed(part: "part 1 \"s\" (s.txt)")) {
+        #expect(throws: RequestSerializationError.multipartStreamAlreadyConsumed(part: "part 1 \"s\" (s.txt)")) {
             try form.encodedData()
         }
     }
@@ -92,7 +92,7 @@ struct MultipartStreamingTests {
     func shortStream() throws {
         var form = try MultipartFormData(boundary: "b")
         try form.appendPart(streamFactory: { InputStream(data: bytes("12345")) }, name: "s", fileName: "s", length: 10, mimeType: "x/y")
-        #expect(throws: HTTPSerializationError.multipartLengthMismatch(part: "part 1 \"s\" (s)", declared: 10, actual: 5)) {
+        #expect(throws: RequestSerializationError.multipartLengthMismatch(part: "part 1 \"s\" (s)", declared: 10, actual: 5)) {
             try form.encodedData()
         }
     }
@@ -101,13 +101,13 @@ struct MultipartStreamingTests {
     func longStream() throws {
         var form = try MultipartFormData(boundary: "b")
         try form.appendPart(streamFactory: { InputStream(data: bytes("1234567890")) }, name: "s", fileName: "s", length: 4, mimeType: "x/y")
-        #expect(throws: HTTPSerializationError.multipartLengthMismatch(part: "part 1 \"s\" (s)", declared: 4, actual: 5)) {
+        #expect(throws: RequestSerializationError.multipartLengthMismatch(part: "part 1 \"s\" (s)", declared: 4, actual: 5)) {
             try form.encodedData()
         }
         let stream = form.makeInputStream()
-        #expect(throws: HTTPSerializationError.self) { try readAll(stream, readSizes: [1]) }
+        #expect(throws: RequestSerializationError.self) { try readAll(stream, readSizes: [1]) }
         #expect(stream.streamStatus == .error)
-        #expect(stream.streamError is HTTPSerializationError)
+        #expect(stream.streamError is RequestSerializationError)
     }
 
     @Test("a file that disappears after it was appended is an error")
@@ -118,7 +118,7 @@ struct MultipartStreamingTests {
         var form = MultipartFormData()
         try form.appendPart(fileURL: file, name: "f")
         try FileManager.default.removeItem(at: file)
-        #expect(throws: HTTPSerializationError.self) { try form.encodedData() }
+        #expect(throws: RequestSerializationError.self) { try form.encodedData() }
     }
 
     @Test("a file whose size changed since it was appended is an error before any of it is read")
@@ -129,7 +129,7 @@ struct MultipartStreamingTests {
         var form = MultipartFormData()
         try form.appendPart(fileURL: file, name: "f")
         try bytes("01234567890123456789").write(to: file)
-        #expect(throws: HTTPSerializationError.multipartLengthMismatch(part: "part 1 \"f\" (grow.txt)", declared: 10, actual: 20)) {
+        #expect(throws: RequestSerializationError.multipartLengthMismatch(part: "part 1 \"f\" (grow.txt)", declared: 10, actual: 20)) {
             try form.encodedData()
         }
     }
@@ -151,7 +151,7 @@ struct MultipartStreamingTests {
         var result = 0
         while result >= 0, stream.hasBytesAvailable { result = stream.read(&buffer, maxLength: 1000) }
         #expect(result == -1)
-        guard case .multipartLengthMismatch(_, let declared, let actual)? = stream.streamError as? HTTPSerializationError else {
+        guard case .multipartLengthMismatch(_, let declared, let actual)? = stream.streamError as? RequestSerializationError else {
             Issue.record("expected a length mismatch, got \(String(describing: stream.streamError))")
             return
         }
@@ -182,7 +182,7 @@ struct MultipartStreamingTests {
             produced += result
         }
         #expect(result == -1)
-        #expect(stream.streamError as? HTTPSerializationError == .multipartLengthMismatch(part: "part 1 \"f\" (grow.bin)", declared: 1000, actual: 6000))
+        #expect(stream.streamError as? RequestSerializationError == .multipartLengthMismatch(part: "part 1 \"f\" (grow.bin)", declared: 1000, actual: 6000))
         #expect(UInt64(produced) < form.contentLength)
     }
 
@@ -225,9 +225,9 @@ struct MultipartStreamingTests {
         var broken = try MultipartFormData(boundary: "b")
         try broken.appendPart(streamFactory: { InputStream(data: Data(count: 10)) }, name: "s", fileName: "s", length: 20, mimeType: "x/y")
         let failed = folder.url.appendingPathComponent("failed.bin")
-        await #expect(throws: HTTPSerializationError.self) { try await broken.writeEncodedBody(to: failed) }
+        await #expect(throws: RequestSerializationError.self) { try await broken.writeEncodedBody(to: failed) }
         #expect(!FileManager.default.fileExists(atPath: failed.path))
-        await #expect(throws: HTTPSerializationError.self) {
+        await #expect(throws: RequestSerializationError.self) {
             try await form.writeEncodedBody(to: folder.url.appendingPathComponent("no/such/dir/out.bin"))
         }
     }

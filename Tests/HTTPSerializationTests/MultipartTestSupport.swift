@@ -37,7 +37,7 @@ func readAll(_ stream: InputStream, readSizes: [Int] = [64 * 1024]) throws -> Da
         let size = readSizes[turn % readSizes.count]
         turn += 1
         let count = stream.read(&buffer, maxLength: size)
-        if count < 0 { throw stream.streamError ?? HTTPSerializationError.multipartSourceUnavailable(part: "test", reason: "read failed") }
+        if count < 0 { throw stream.streamError ?? RequestSerializationError.multipartSourceUnavailable(part: "test", reason: "read failed") }
         if count == 0 { break }
         result.append(buffer, count: count)
     }

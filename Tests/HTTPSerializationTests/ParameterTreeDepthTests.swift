@@ -92,7 +92,7 @@ struct ParameterTreeDepthTests {
     @Test("a serializer handed a deep tree refuses it with a typed error")
     func deepTreeInSerializer() throws {
         let request = URLRequest(url: URL(string: "http://127.0.0.1/")!)
-        #expect(throws: HTTPSerializationError.nestingTooDeep(path: "", limit: ParameterValue.defaultMaximumDepth)) {
+        #expect(throws: RequestSerializationError.nestingTooDeep(path: "", limit: ParameterValue.defaultMaximumDepth)) {
             try JSONRequestSerializer().serialize(request, parameters: Self.chain(.mixed))
         }
     }

@@ -56,7 +56,7 @@ struct ParameterValueBridgingTests {
 
     @Test("a non-string key is a typed error naming where it is")
     func nonStringKey() {
-        #expect(throws: HTTPSerializationError.invalidParameter(path: "a", reason: "dictionary key 42 is not a string")) {
+        #expect(throws: RequestSerializationError.invalidParameter(path: "a", reason: "dictionary key 42 is not a string")) {
             try ParameterValue(any: ["a": [42: "value"]] as [String: Any])
         }
     }
@@ -64,7 +64,7 @@ struct ParameterValueBridgingTests {
     @Test("an unsupported value is a typed error with its path, never a crash")
     func unsupportedValue() {
         final class Opaque {}
-        #expect(throws: HTTPSerializationError.invalidParameter(path: "list[1]", reason: "a value of type Opaque has no parameter form")) {
+        #expect(throws: RequestSerializationError.invalidParameter(path: "list[1]", reason: "a value of type Opaque has no parameter form")) {
             try ParameterValue(any: ["list": [1, Opaque()]] as [String: Any])
         }
     }
@@ -77,8 +77,8 @@ struct ParameterValueBridgingTests {
             return value
         }
         #expect(try ParameterValue(any: nested(512)).depth == 512)
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(any: nested(513)) }
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(any: nested(4), maximumDepth: 3) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(any: nested(513)) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(any: nested(4), maximumDepth: 3) }
         #expect(try ParameterValue(any: nested(3), maximumDepth: 3).depth == 3)
     }
 }
@@ -165,7 +165,7 @@ struct ParameterValueEncodingTests {
     @Test("a model that encodes nothing is a typed error")
     func emptyModel() {
         struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(encoding: Nothing()) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(encoding: Nothing()) }
     }
 
     indirect enum Chain: Encodable {
@@ -185,8 +185,8 @@ struct ParameterValueEncodingTests {
     @Test("a recursive model stops at the depth limit with a typed error")
     func recursiveModelStops() throws {
         #expect(try ParameterValue(encoding: Chain.of(40), maximumDepth: 64).depth == 41)
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(encoding: Chain.of(100), maximumDepth: 64) }
-        #expect(throws: HTTPSerializationError.self) { try ParameterValue(encoding: Chain.of(5_000)) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(encoding: Chain.of(100), maximumDepth: 64) }
+        #expect(throws: RequestSerializationError.self) { try ParameterValue(encoding: Chain.of(5_000)) }
     }
 
     @Test("errors thrown by a model propagate unchanged")
@@ -221,7 +221,7 @@ struct ParameterKeyTests {
         // merged them already, nothing reaches the bridge to lose.
         let dictionary = NSDictionary(objects: ["precomposed", "decomposed"], forKeys: [NSString(string: "\u{E9}"), NSString(string: "e\u{301}")])
         guard dictionary.count == 2 else { return }
-        #expect(throws: HTTPSerializationError.invalidParameter(
+        #expect(throws: RequestSerializationError.invalidParameter(
             path: "outer",
             reason: #"the keys "é" (U+0065 U+0301) and "é" (U+00E9) are canonically equivalent, so one would replace the other"#)) {
             try ParameterValue(any: ["outer": dictionary] as [String: Any])

@@ -115,7 +115,7 @@ struct ReadmeTourTests {
         let noContent = resp(204)
 
         let json = JSONResponseSerializer()
-        #expect(throws: HTTPSerializationError.self) { try json.responseObject(for: response, data: data) }
+        #expect(throws: ResponseSerializationError.self) { try json.responseObject(for: response, data: data) }
         #expect(try json.responseObject(for: resp(200, "application/json"), data: data) != nil)
 
         struct User: Decodable { var name: String }

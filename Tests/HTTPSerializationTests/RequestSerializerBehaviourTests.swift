@@ -26,14 +26,14 @@ struct RequestSerializerBehaviourTests {
 
     @Test("an unparsable URL string is a typed error", arguments: ["", "http://exa mple.com", "http://[::1"])
     func invalidURL(url: String) {
-        #expect(throws: HTTPSerializationError.invalidURL(url)) {
+        #expect(throws: RequestSerializationError.invalidURL(url)) {
             try plainSerializer().request(method: "GET", urlString: url)
         }
     }
 
     @Test("a method that is not a token is a typed error")
     func invalidMethod() {
-        #expect(throws: HTTPSerializationError.invalidHTTPMethod("GET / HTTP/1.1\r\nX: y")) {
+        #expect(throws: RequestSerializationError.invalidHTTPMethod("GET / HTTP/1.1\r\nX: y")) {
             try plainSerializer().request(method: "GET / HTTP/1.1\r\nX: y", urlString: "http://x")
         }
     }
@@ -42,7 +42,7 @@ struct RequestSerializerBehaviourTests {
     func customQueryNotURLSafe() {
         var serializer = plainSerializer()
         serializer.queryStringSerialization = { _, _ in "a b" }
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try serializer.request(method: "GET", urlString: "http://x", parameters: ["k": "v"])
         }
     }
@@ -70,7 +70,7 @@ struct RequestSerializerBehaviourTests {
         var serializer = plainSerializer()
         serializer.stringEncoding = .ascii
         serializer.queryStringSerialization = { _, _ in "名前=値" }
-        #expect(throws: HTTPSerializationError.stringEncodingFailed(encoding: String.Encoding.ascii.rawValue)) {
+        #expect(throws: RequestSerializationError.stringEncodingFailed(encoding: String.Encoding.ascii.rawValue)) {
             try serializer.request(method: "POST", urlString: "http://x", parameters: ["k": "v"])
         }
     }
@@ -101,13 +101,13 @@ struct RequestSerializerBehaviourTests {
         for _ in 0..<20 { deep = [deep] }
         var base = plainSerializer()
         base.maximumParameterDepth = 10
-        #expect(throws: HTTPSerializationError.nestingTooDeep(path: "", limit: 10)) {
+        #expect(throws: RequestSerializationError.nestingTooDeep(path: "", limit: 10)) {
             try base.request(method: "GET", urlString: "http://x", parameters: ["a": deep])
         }
-        #expect(throws: HTTPSerializationError.nestingTooDeep(path: "", limit: 10)) {
+        #expect(throws: RequestSerializationError.nestingTooDeep(path: "", limit: 10)) {
             try JSONRequestSerializer(base: base).request(method: "POST", urlString: "http://x", parameters: deep)
         }
-        #expect(throws: HTTPSerializationError.nestingTooDeep(path: "", limit: 10)) {
+        #expect(throws: RequestSerializationError.nestingTooDeep(path: "", limit: 10)) {
             try PropertyListRequestSerializer(base: base).request(method: "POST", urlString: "http://x", parameters: deep)
         }
     }
@@ -136,7 +136,7 @@ struct BodySerializerTests {
 
     @Test("JSON: a top-level scalar needs .fragmentsAllowed (Foundation would abort)")
     func jsonFragments() throws {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try JSONRequestSerializer(base: plainSerializer()).request(method: "POST", urlString: "http://x", parameters: "text")
         }
         let json = JSONRequestSerializer(base: plainSerializer(), writingOptions: [.fragmentsAllowed])
@@ -150,7 +150,7 @@ struct BodySerializerTests {
             do {
                 _ = try json.request(method: "POST", urlString: "http://x", parameters: ["a": ["b": value]])
                 Issue.record("\(value) was accepted")
-            } catch let HTTPSerializationError.invalidJSONParameters(reason, _) {
+            } catch let RequestSerializationError.invalidJSONParameters(reason, _) {
                 #expect(reason.contains("`\(expectedPath)`"))
             }
         }
@@ -175,14 +175,14 @@ struct BodySerializerTests {
         let decoded = try PropertyListSerialization.propertyList(from: result.httpBody!, format: &format) as? NSDictionary
         #expect(format == .binary)
         #expect(decoded?["key"] as? String == "value")
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try plist.request(method: "POST", urlString: "http://x", parameters: ["n": nil])
         }
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try plist.request(method: "POST", urlString: "http://x", parameters: ["s": .set([1])])
         }
         plist.format = .openStep
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: RequestSerializationError.self) {
             try plist.request(method: "POST", urlString: "http://x", parameters: ["key": "value"])
         }
     }

@@ -30,10 +30,10 @@ struct RequestValidationTests {
     func methodSplitting(index: Int) {
         let serializer = Self.serializers[index]
         let method = "GET / HTTP/1.1\r\nHost: evil\r\n\r\nGET"
-        #expect(throws: HTTPSerializationError.invalidHTTPMethod(method)) {
+        #expect(throws: RequestSerializationError.invalidHTTPMethod(method)) {
             try serializer.serialize(handed(method), parameters: ["a": 1])
         }
-        #expect(throws: HTTPSerializationError.invalidHTTPMethod("POST X")) {
+        #expect(throws: RequestSerializationError.invalidHTTPMethod("POST X")) {
             try serializer.serialize(handed("POST X"), parameters: nil)
         }
     }
@@ -42,7 +42,7 @@ struct RequestValidationTests {
     func urlChecks(index: Int) throws {
         let serializer = Self.serializers[index]
         _ = try serializer.serialize(handed("GET", "relative/path"), parameters: nil)
-        #expect(throws: HTTPSerializationError.invalidURL("http:///path")) {
+        #expect(throws: RequestSerializationError.invalidURL("http:///path")) {
             try serializer.serialize(handed("GET", "http:///path"), parameters: nil)
         }
     }
@@ -52,12 +52,12 @@ struct RequestValidationTests {
         let server = try await EchoServer.start()
         let request = handed("GET\r\nX-Injected: 1", server.baseURL.absoluteString + "/echo")
         let session = URLSession(configuration: .ephemeral)
-        await #expect(throws: HTTPSerializationError.invalidHTTPMethod("GET\r\nX-Injected: 1")) {
+        await #expect(throws: RequestSerializationError.invalidHTTPMethod("GET\r\nX-Injected: 1")) {
             try await session.response(for: request, serializer: HTTPResponseSerializer())
         }
         var form = try MultipartFormData(boundary: "b")
         try form.appendPart(formData: Data("1".utf8), name: "a")
-        await #expect(throws: HTTPSerializationError.invalidHTTPMethod("GET\r\nX-Injected: 1")) {
+        await #expect(throws: RequestSerializationError.invalidHTTPMethod("GET\r\nX-Injected: 1")) {
             try await session.uploadMultipart(request, form: form, serializer: HTTPResponseSerializer())
         }
         #expect(server.requestCount == 0)
@@ -69,10 +69,10 @@ struct RequestValidationTests {
         let server = try await EchoServer.start()
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let request = handed("POST\r\nX-Injected: 1", server.baseURL.absoluteString + "/echo")
-        await #expect(throws: HTTPSerializationError.invalidHTTPMethod("POST\r\nX-Injected: 1")) {
+        await #expect(throws: RequestSerializationError.invalidHTTPMethod("POST\r\nX-Injected: 1")) {
             try await client.execute(request, serializer: HTTPResponseSerializer())
         }
-        #expect(throws: HTTPSerializationError.invalidHTTPMethod("POST\r\nX-Injected: 1")) {
+        #expect(throws: RequestSerializationError.invalidHTTPMethod("POST\r\nX-Injected: 1")) {
             try HTTPClientRequest(request)
         }
         try await client.shutdown()

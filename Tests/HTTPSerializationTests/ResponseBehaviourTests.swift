@@ -34,10 +34,10 @@ struct ResponseValidationTests {
     @Test("structured suffixes on request: application/json accepts application/vnd.api+json")
     func structuredSuffixes() throws {
         var serializer = JSONResponseSerializer()
-        #expect(throws: HTTPSerializationError.self) { try serializer.validate(resp(200, "application/vnd.api+json"), data: jsonFoo) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.validate(resp(200, "application/vnd.api+json"), data: jsonFoo) }
         serializer.contentTypeMatching.acceptsStructuredSuffixes = true
         try serializer.validate(resp(200, "application/vnd.api+json"), data: jsonFoo)
-        #expect(throws: HTTPSerializationError.self) { try serializer.validate(resp(200, "application/vnd.api+xml"), data: jsonFoo) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.validate(resp(200, "application/vnd.api+xml"), data: jsonFoo) }
     }
 
     @Test("an optional charset check")
@@ -46,18 +46,18 @@ struct ResponseValidationTests {
         serializer.contentTypeMatching.acceptableCharsets = ["utf-8"]
         try serializer.validate(resp(200, "application/json; charset=UTF-8"), data: jsonFoo)
         try serializer.validate(resp(200, "application/json"), data: jsonFoo)
-        #expect(throws: HTTPSerializationError.self) { try serializer.validate(resp(200, "application/json; charset=iso-8859-1"), data: jsonFoo) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.validate(resp(200, "application/json; charset=iso-8859-1"), data: jsonFoo) }
     }
 
     @Test("fix: an unacceptable content type is reported even with an empty body")
     func emptyBodyStillReported() {
-        #expect(throws: HTTPSerializationError.self) { try JSONResponseSerializer().validate(resp(200, "text/html"), data: Data()) }
+        #expect(throws: ResponseSerializationError.self) { try JSONResponseSerializer().validate(resp(200, "text/html"), data: Data()) }
     }
 
     @Test("fix: the status is checked even when the response has no URL")
     func statusWithoutURL() {
         let response = HTTPURLResponse(url: URL(string: "about:blank")!, statusCode: 500, httpVersion: nil, headerFields: nil)!
-        #expect(throws: HTTPSerializationError.self) { try HTTPResponseSerializer().validate(response, data: nil) }
+        #expect(throws: ResponseSerializationError.self) { try HTTPResponseSerializer().validate(response, data: nil) }
     }
 
     @Test("a status failure sits on top of a content-type failure, each carrying response and body")
@@ -67,14 +67,14 @@ struct ResponseValidationTests {
         do {
             try JSONResponseSerializer().validate(response, data: body)
             Issue.record("accepted")
-        } catch let HTTPSerializationError.unacceptableStatusCode(code, context, underlying?) {
+        } catch let ResponseSerializationError.unacceptableStatusCode(code, context, underlying?) {
             #expect(code == 500)
             #expect(context.data == body)
             #expect(context.urlResponse === response)
             #expect(context.response?.status == 500)
             #expect(context.response?.headerFields[.contentType] == "text/html")
             #expect(underlying == .unacceptableContentType("text/html", response: ResponseContext(response: response, data: body)))
-            #expect((HTTPSerializationError.unacceptableStatusCode(code, response: context, underlying: underlying).nsError
+            #expect((ResponseSerializationError.unacceptableStatusCode(code, response: context, underlying: underlying).nsError
                 .userInfo[NSUnderlyingErrorKey] as? NSError)?.code == -1016)
         } catch {
             Issue.record("unexpected \(error)")
@@ -98,7 +98,7 @@ struct JSONAndDecodableResponseTests {
         do {
             _ = try JSONResponseSerializer().responseObject(for: resp(404, "application/json"), data: Data(#"{"message":"missing"}"#.utf8))
             Issue.record("accepted")
-        } catch let HTTPSerializationError.unacceptableStatusCode(_, context, _) {
+        } catch let ResponseSerializationError.unacceptableStatusCode(_, context, _) {
             #expect(context.decodedBody == ["message": "missing"])
         } catch {
             Issue.record("unexpected \(error)")
@@ -110,7 +110,7 @@ struct JSONAndDecodableResponseTests {
         do {
             _ = try JSONResponseSerializer().responseObject(for: resp(500, "application/json"), data: Data("{bad".utf8))
             Issue.record("accepted")
-        } catch let HTTPSerializationError.responseSerializationFailed(_, _, underlying, validation) {
+        } catch let ResponseSerializationError.responseSerializationFailed(_, _, underlying, validation) {
             #expect(underlying != nil)
             if case .unacceptableStatusCode(500, _, _)? = validation {} else { Issue.record("no status failure underneath") }
         } catch {
@@ -120,7 +120,7 @@ struct JSONAndDecodableResponseTests {
 
     @Test("trailing commas and nesting past the limit are refused on every platform", arguments: ["[1,]", #"{"a":1,}"#, "[[1,],2]"])
     func strictJSON(text: String) {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data(text.utf8))
         }
     }
@@ -132,7 +132,7 @@ struct JSONAndDecodableResponseTests {
         let deep = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(try serializer.responseObject(for: resp(200, "application/json"), data: Data(deep.utf8)) != nil)
         let deeper = String(repeating: "[", count: 100_000)
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try serializer.responseObject(for: resp(200, "application/json"), data: Data(deeper.utf8))
         }
     }
@@ -140,7 +140,7 @@ struct JSONAndDecodableResponseTests {
     @Test("fragments with .fragmentsAllowed; whitespace-only bodies are nil")
     func fragmentsAndWhitespace() throws {
         var serializer = JSONResponseSerializer()
-        #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: resp(200, "application/json"), data: Data("42".utf8)) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: resp(200, "application/json"), data: Data("42".utf8)) }
         serializer.readingOptions = .fragmentsAllowed
         #expect(try serializer.responseObject(for: resp(200, "application/json"), data: Data("42".utf8)) as? Int == 42)
         #expect(try serializer.responseObject(for: resp(200, "application/json"), data: Data(" \r\n\t ".utf8)) == nil)
@@ -151,14 +151,14 @@ struct JSONAndDecodableResponseTests {
         #expect(try DecodableResponseSerializer(User.self).responseObject(for: resp(200, "application/json"), data: Data(#"{"name":"Ann"}"#.utf8)) == User(name: "Ann"))
         #expect(try DecodableResponseSerializer(User?.self).responseObject(for: resp(204), data: nil) == nil)
         #expect(try DecodableResponseSerializer(EmptyResponse.self).responseObject(for: resp(205), data: Data()) == EmptyResponse())
-        #expect(throws: HTTPSerializationError.self) { try DecodableResponseSerializer(User.self).responseObject(for: resp(204), data: nil) }
-        #expect(throws: HTTPSerializationError.self) { try DecodableResponseSerializer(User?.self).responseObject(for: resp(200, "application/json"), data: Data()) }
+        #expect(throws: ResponseSerializationError.self) { try DecodableResponseSerializer(User.self).responseObject(for: resp(204), data: nil) }
+        #expect(throws: ResponseSerializationError.self) { try DecodableResponseSerializer(User?.self).responseObject(for: resp(200, "application/json"), data: Data()) }
         var head = URLRequest(url: baseURL)
         head.httpMethod = "HEAD"
         #expect(try DecodableResponseSerializer(User?.self).decode(response: resp(200, "application/json"), data: Data(), request: head) == nil)
         var zeroLength = DecodableResponseSerializer(User?.self)
         let response = resp(200, "application/json", headers: ["Content-Length": "0"])
-        #expect(throws: HTTPSerializationError.self) { try zeroLength.responseObject(for: response, data: Data()) }
+        #expect(throws: ResponseSerializationError.self) { try zeroLength.responseObject(for: response, data: Data()) }
         zeroLength.treatsZeroContentLengthAsEmpty = true
         #expect(try zeroLength.responseObject(for: response, data: Data()) == nil)
         #expect(try DecodableResponseSerializer(User?.self).responseObject(for: resp(204, "application/json"), data: Data("  ".utf8)) == nil)
@@ -189,7 +189,7 @@ struct JSONAndDecodableResponseTests {
 struct MarkupResponseSafetyTests {
     @Test("only XML and binary property lists are read; OpenStep text is refused", arguments: ["abc", #"{ a = b; }"#, "(1, 2)"])
     func openStepRefused(text: String) {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data(text.utf8))
         }
     }
@@ -213,7 +213,7 @@ struct MarkupResponseSafetyTests {
     @Test("fuzz regression: input with no root element (XMLParser says true) is an error, not an XMLDocument crash",
           arguments: [Data("b".utf8), Data([0x12]), Data([0x00, 0xB1, 0x36]), Data("<?xml version=\"1.0\"?>".utf8)])
     func noRootElement(data: Data) {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: data)
         }
     }
@@ -222,10 +222,10 @@ struct MarkupResponseSafetyTests {
     func invalidUTF8Name() {
         var data = Data(#"<?xml version="1.0" encoding="UTF-8"?><foo attr1="1"><bar>x</bar></foo>"#.utf8)
         data[42] = 0xD9
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: data)
         }
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: data)
         }
     }
@@ -244,10 +244,10 @@ struct MarkupResponseSafetyTests {
         "<?x x=\"1\">n?><a x\"\"1\"><?\"1x \"x=<?xSequen?><a x\">n?=a ><b>t%/b?5",
     ])
     func processingInstructionWithoutData(text: String) {
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(text.utf8))
         }
-        #expect(throws: HTTPSerializationError.self) {
+        #expect(throws: ResponseSerializationError.self) {
             try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(text.utf8))
         }
     }
@@ -268,13 +268,13 @@ struct MarkupResponseSafetyTests {
             <?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "\(secret.absoluteString)">]><foo>a&xxe;b</foo>
             """.utf8)
         let context = ResponseContext(response: resp(200, "application/xml"), data: xml)
-        #expect(throws: HTTPSerializationError.unreadableXML(XMLReadingError(.entityDeclarationsNotAllowed, offset: 36), response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableXML(XMLReadingError(.entityDeclarationsNotAllowed, offset: 36), response: context)) {
             try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml)
         }
         var policy = XMLReadingPolicy()
         policy.allowsEntityDeclarations = true
         let offset = xml.firstRange(of: Data("&xxe;".utf8))!.lowerBound
-        let refused = HTTPSerializationError.unreadableXML(XMLReadingError(.externalEntityReference("xxe"), offset: offset), response: context)
+        let refused = ResponseSerializationError.unreadableXML(XMLReadingError(.externalEntityReference("xxe"), offset: offset), response: context)
         #expect(throws: refused) {
             try XMLParserResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: xml)
         }
@@ -376,7 +376,7 @@ struct ImageResponseTests {
         #if canImport(UIKit) || canImport(AppKit)
         _ = try? serializer.responseObject(for: resp(200), data: data)
         #else
-        #expect(throws: HTTPSerializationError.imageNotDecoded(format: format, response: ResponseContext(response: resp(200), data: data))) {
+        #expect(throws: ResponseSerializationError.imageNotDecoded(format: format, response: ResponseContext(response: resp(200), data: data))) {
             try serializer.responseObject(for: resp(200), data: data)
         }
         #endif
@@ -388,17 +388,17 @@ struct ImageResponseTests {
         var small = serializer
         small.maximumPixelCount = 5
         let png = ImageFixtures.png(width: 3, height: 2) { _, _ in [1, 2, 3, 4] }
-        #expect(throws: HTTPSerializationError.self) { try small.responseObject(for: resp(200, "image/png"), data: png) }
+        #expect(throws: ResponseSerializationError.self) { try small.responseObject(for: resp(200, "image/png"), data: png) }
     }
 
     @Test("corrupt and truncated images are typed errors")
     func corruptImages() throws {
         let png = ImageFixtures.png(width: 8, height: 8) { x, y in [UInt8(x), UInt8(y), 0, 255] }
-        #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: png.prefix(60)) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: png.prefix(60)) }
         var flipped = png
         flipped[40] ^= 0xFF
-        #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: flipped) }
-        #expect(throws: HTTPSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: Data("not an image".utf8)) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: flipped) }
+        #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: resp(200, "image/png"), data: Data("not an image".utf8)) }
         #expect(try serializer.responseObject(for: resp(200, "image/png"), data: Data()) == nil)
     }
 }
@@ -413,7 +413,7 @@ struct ImageHardeningTests {
         let jpeg = try #require(ImageFixtures.jpeg(width: 64, height: 64) { x, y in [UInt8(x * 4), UInt8(y * 4), 128] })
         let truncated = jpeg.prefix(jpeg.count * 6 / 10)
         let context = ResponseContext(response: resp(200, "image/jpeg"), data: truncated)
-        #expect(throws: HTTPSerializationError.responseSerializationFailed(
+        #expect(throws: ResponseSerializationError.responseSerializationFailed(
             reason: "The JPEG image could not be decoded: Premature end of JPEG file.", response: context)) {
             try serializer.responseObject(for: resp(200, "image/jpeg"), data: truncated)
         }
@@ -452,7 +452,7 @@ struct ImageHardeningTests {
 
 /// Expects `png` to be refused from its header as too large, with this limit.
 private func expectRefused(_ png: Data, width: Int, height: Int, limit: Int) throws {
-    #expect(throws: HTTPSerializationError.imageTooLarge(
+    #expect(throws: ResponseSerializationError.imageTooLarge(
         width: width, height: height, limit: limit, response: ResponseContext(response: resp(200, "image/png"), data: png))) {
         try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: png)
     }

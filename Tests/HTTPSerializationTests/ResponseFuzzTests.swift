@@ -102,7 +102,7 @@ struct ResponseFuzzTests {
                 do {
                     _ = try attempt()
                     outcomes["value", default: 0] += 1
-                } catch is HTTPSerializationError {
+                } catch is ResponseSerializationError {
                     outcomes["typed error", default: 0] += 1
                 } catch {
                     Issue.record("an untyped error escaped: \(error)")

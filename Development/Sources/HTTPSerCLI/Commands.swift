@@ -123,7 +123,7 @@ public struct SendRunner {
         } catch let error as RequestItemError {
             console.error("httpser: error: \(error.description)\n")
             return 2
-        } catch let error as HTTPSerializationError {
+        } catch let error as any HTTPSerializationError {
             console.error("httpser: error: \(error.localizedDescription)\n")
             return 1
         } catch {
@@ -159,7 +159,7 @@ public struct SendRunner {
             do {
                 try (request.httpBody ?? Data()).write(to: file)
             } catch {
-                throw HTTPSerializationError.fileWriteFailed(path: file.path, reason: "\(error)")
+                throw RequestSerializationError.fileWriteFailed(path: file.path, reason: "\(error)")
             }
         }
     }
@@ -181,7 +181,7 @@ public struct SendRunner {
             try await client.shutdown()
         } catch {
             try? await client.shutdown()
-            if error is HTTPSerializationError { throw error }
+            if error is any HTTPSerializationError { throw error }
             console.error("httpser: error: could not complete \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? ""): \(error)\n")
             return 1
         }
@@ -192,7 +192,7 @@ public struct SendRunner {
             do {
                 try result.data.write(to: URL(fileURLWithPath: output))
             } catch {
-                throw HTTPSerializationError.fileWriteFailed(path: output, reason: "\(error)")
+                throw RequestSerializationError.fileWriteFailed(path: output, reason: "\(error)")
             }
         } else {
             do {

@@ -119,7 +119,7 @@ public struct DemoRunner {
             do {
                 _ = try await client.execute(request, serializer: reports)
                 throw Failure(description: "the 404 was accepted")
-            } catch let error as HTTPSerializationError {
+            } catch let error as any HTTPSerializationError {
                 let payload = try unwrap(reports.decodeErrorPayload(StatusPayload.self, from: error), "no error payload")
                 try expect(payload.status == 404, "payload \(payload)")
                 return ["error:      \(error.localizedDescription)", "payload:    status \(payload.status), \"\(payload.error)\""]

@@ -47,7 +47,7 @@ struct RequestPlan {
             return percentEscaped(name) + "=" + percentEscaped(value)
         }
         if !query.isEmpty {
-            guard let parsed = URL(string: url, encodingInvalidCharacters: false) else { throw HTTPSerializationError.invalidURL(url) }
+            guard let parsed = URL(string: url, encodingInvalidCharacters: false) else { throw RequestSerializationError.invalidURL(url) }
             urlString = try parsed.appendingEncodedQuery(query.joined(separator: "&")).absoluteString
         }
 
@@ -78,7 +78,7 @@ struct RequestPlan {
 enum OfflineRenderer {
     static func render(_ request: URLRequest, form: MultipartFormData?) throws -> Data {
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw HTTPSerializationError.invalidURL(request.url?.absoluteString ?? "")
+            throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
         }
         let body: Data? = try form.map { try $0.encodedData() } ?? request.httpBody
         var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath

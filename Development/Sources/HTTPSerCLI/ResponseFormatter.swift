@@ -32,7 +32,7 @@ enum ResponseFormatter {
             let decoded: PlatformImage?
             do {
                 decoded = try images.responseObject(for: response, data: data)
-            } catch HTTPSerializationError.imageNotDecoded(let format, _) {
+            } catch ResponseSerializationError.imageNotDecoded(let format, _) {
                 let size = ImageHeader(data: data).map { "\($0.width) × \($0.height) pixels, " } ?? ""
                 return Data("\(format.rawValue.uppercased()) image, \(size)not decoded on this platform\n".utf8)
             }

@@ -75,7 +75,7 @@ public struct JSONBodyEncoder: Sendable {
     public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
     /// Values handed to every `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    /// The deepest nesting a model may encode; deeper is ``HTTPSerializationError/nestingTooDeep(path:limit:)``.
+    /// The deepest nesting a model may encode; deeper is ``RequestSerializationError/nestingTooDeep(path:limit:)``.
     public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
 
     public init() {}

@@ -99,7 +99,7 @@ final class JSONStreamingEncoder {
     func openContainer(isObject: Bool) throws -> Int {
         guard pending else { throw fallback() }
         guard frames.count < options.maximumDepth else {
-            throw HTTPSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
+            throw RequestSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
         }
         pending = false
         nextID += 1

@@ -18,8 +18,8 @@ extension ParameterValue {
     /// let parameters = try ParameterValue(encoding: Search(q: "swift", page: 2))
     /// ```
     ///
-    /// - Throws: ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`
-    ///   levels, ``HTTPSerializationError/invalidParameter(path:reason:)`` when nothing was
+    /// - Throws: ``RequestSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`
+    ///   levels, ``RequestSerializationError/invalidParameter(path:reason:)`` when nothing was
     ///   encoded, and any error the model's own `encode(to:)` throws, unchanged.
     public init(encoding value: some Encodable, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
         try self.init(encoding: value, maximumDepth: maximumDepth, json: nil)
@@ -30,7 +30,7 @@ extension ParameterValue {
         let root = EncodingNode()
         try ParameterEncoder(node: root, codingPath: [], maximumDepth: maximumDepth, json: json).encodeValue(value)
         guard let result = root.finish() else {
-            throw HTTPSerializationError.invalidParameter(
+            throw RequestSerializationError.invalidParameter(
                 path: "", reason: "\(type(of: value)) did not encode any value")
         }
         self = result
@@ -227,14 +227,14 @@ struct ParameterEncoder: Encoder {
     func set(_ value: ParameterValue) throws {
         try checkDepth()
         if value.isContainer, codingPath.count + value.depth > maximumDepth {
-            throw HTTPSerializationError.nestingTooDeep(path: Self.describe(codingPath), limit: maximumDepth)
+            throw RequestSerializationError.nestingTooDeep(path: Self.describe(codingPath), limit: maximumDepth)
         }
         node.set(value)
     }
 
     private func checkDepth() throws {
         guard codingPath.count <= maximumDepth else {
-            throw HTTPSerializationError.nestingTooDeep(path: Self.describe(codingPath), limit: maximumDepth)
+            throw RequestSerializationError.nestingTooDeep(path: Self.describe(codingPath), limit: maximumDepth)
         }
     }
 

@@ -72,11 +72,11 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
         let isEmpty = context.data.map { treatsWhitespaceAsEmpty ? $0.isBlank : $0.isEmpty } ?? true
         if isEmpty {
             guard emptyIsExpected(context) else {
-                throw HTTPSerializationError.responseSerializationFailed(
+                throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response body is empty, but a value of type \(Value.self) was expected.", response: context)
             }
             guard let empty = Value.self as? any EmptyResponseRepresentable.Type, let value = empty.emptyResponseValue as? Value else {
-                throw HTTPSerializationError.responseSerializationFailed(
+                throw ResponseSerializationError.responseSerializationFailed(
                     reason: "An empty response cannot be represented as \(Value.self); use an Optional or EmptyResponse.",
                     response: context)
             }
@@ -85,7 +85,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
         do {
             return try decoder.decode(Value.self, from: context.data ?? Data())
         } catch {
-            throw HTTPSerializationError.responseSerializationFailed(
+            throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response could not be decoded as \(Value.self): \(error)", response: context, underlying: UnderlyingError(error))
         }
     }
@@ -93,7 +93,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     /// The server's error payload carried by a failed validation (or failed decoding),
     /// decoded with this serializer's decoder; nil when there is none or it does not decode.
     public func decodeErrorPayload<Payload: Decodable>(_ type: Payload.Type, from error: any Error) -> Payload? {
-        guard let error = error as? HTTPSerializationError, let data = error.responseContext?.data, !data.isEmpty else { return nil }
+        guard let error = error as? ResponseSerializationError, let data = error.responseContext?.data, !data.isEmpty else { return nil }
         return try? decoder.decode(Payload.self, from: data)
     }
 

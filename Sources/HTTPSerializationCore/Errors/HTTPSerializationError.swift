@@ -4,12 +4,42 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Every failure the package reports, with the context needed to act on it.
+/// A failure of this package, whichever half it comes from: ``RequestSerializationError``
+/// (building a request) or ``ResponseSerializationError`` (validating and decoding a response).
 ///
-/// One type for the whole package so callers can `catch let error as HTTPSerializationError`
-/// once; ``nsError`` bridges it to AFNetworking's domains and codes for code moving from
-/// Objective-C.
-public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
+/// Catch one half by its type, or both with `catch let error as any HTTPSerializationError`.
+/// With the `HTTPSerializationFoundation` layer, `error as NSError` gives AFNetworking's domain
+/// for each half (`com.alamofire.error.serialization.request` or `.response`), its codes, and
+/// its user-info keys.
+public protocol HTTPSerializationError: Error, Sendable, CustomStringConvertible {
+    /// The AFNetworking domain of this half.
+    static var domain: String { get }
+    /// The `NSURLError` code AFNetworking used for this kind of failure.
+    var code: Int { get }
+    /// Why the failure happened, in AFNetworking's words where it had any.
+    var reason: String { get }
+    /// The lower-level error that caused this one, if any.
+    var underlyingError: (any Error)? { get }
+    /// The response and body a response error was about; nil for request errors.
+    var responseContext: ResponseContext? { get }
+}
+
+extension HTTPSerializationError {
+    /// The AFNetworking domain this error belongs to.
+    public var domain: String { Self.domain }
+
+    static func quoted(_ text: String) -> String {
+        "\"\(text.count > 200 ? text.prefix(200) + "…" : Substring(text))\""
+    }
+
+    static func pathDescription(_ path: String) -> String {
+        path.isEmpty ? "the top level" : "`\(path)`"
+    }
+}
+
+/// A request that cannot be built or sent as asked, with where and why: AFNetworking's
+/// `com.alamofire.error.serialization.request` errors.
+public enum RequestSerializationError: HTTPSerializationError, Equatable {
     /// The URL string could not be parsed as a URL (empty, spaces, bad characters).
     case invalidURL(String)
     /// The HTTP method is not an RFC 9110 token (it would corrupt the request line).
@@ -56,73 +86,20 @@ public indirect enum HTTPSerializationError: Error, Sendable, Equatable {
     /// or 308 without saying so, and 301–303 turn it into a GET, so the body may not have
     /// reached the final URL.
     case redirectedWithBody(from: String, to: String)
-
-    /// The response's status code is not acceptable. `underlying` holds a content-type
-    /// failure found as well (AFNetworking chained them the same way).
-    case unacceptableStatusCode(Int, response: ResponseContext, underlying: HTTPSerializationError? = nil)
-    /// The response's content type is not acceptable (nil: it had none, but a body).
-    case unacceptableContentType(String?, response: ResponseContext)
-    /// The body could not be decoded. `validation` is a status failure found first; the
-    /// Foundation error, if any, is `underlying`.
-    case responseSerializationFailed(
-        reason: String, response: ResponseContext, underlying: UnderlyingError? = nil, validation: HTTPSerializationError? = nil)
-    /// An image with more pixels than allowed, refused from its header before decoding
-    /// (a decompression bomb, or a mistake).
-    case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
-    /// An image in a format this platform recognises and measures but does not decode (GIF,
-    /// BMP, ICO, TIFF and WebP on Linux): never reported as a decoded image.
-    case imageNotDecoded(format: ImageHeader.Format, response: ResponseContext)
-    /// The package's XML reader refused the body before FoundationXML saw it.
-    case unreadableXML(XMLReadingError, response: ResponseContext)
-    /// The package's property-list reader refused the body.
-    case unreadablePropertyList(PropertyListReadingError, response: ResponseContext)
 }
 
-extension HTTPSerializationError {
+extension RequestSerializationError {
     /// AFNetworking's domain for request-serialization errors.
-    public static let requestSerializationDomain = "com.alamofire.error.serialization.request"
-    /// AFNetworking's domain for response-serialization errors.
-    public static let responseSerializationDomain = "com.alamofire.error.serialization.response"
+    public static var domain: String { "com.alamofire.error.serialization.request" }
 
-    /// The AFNetworking domain this error belongs to.
-    public var domain: String {
-        responseContext == nil ? Self.requestSerializationDomain : Self.responseSerializationDomain
-    }
-
-    /// The `NSURLError` code AFNetworking used for this kind of failure.
     public var code: Int {
-        switch self {
-        case .invalidURL: return -1000  // NSURLErrorBadURL
-        case .unacceptableStatusCode: return -1011  // NSURLErrorBadServerResponse
-        default: return -1016  // NSURLErrorCannotDecodeContentData
-        }
+        if case .invalidURL = self { return -1000 }  // NSURLErrorBadURL
+        return -1016  // NSURLErrorCannotDecodeContentData, as AFNetworking used for every other request failure
     }
 
-    /// The response and body a response error was about.
-    public var responseContext: ResponseContext? {
-        switch self {
-        case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
-             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
-             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context):
-            return context
-        default:
-            return nil
-        }
-    }
+    public var responseContext: ResponseContext? { nil }
 
-    /// Whether this error or one it wraps is an unacceptable content type: AFNetworking's
-    /// serializers do not try to decode such bodies.
-    public var involvesUnacceptableContentType: Bool {
-        switch self {
-        case .unacceptableContentType: return true
-        case .unacceptableStatusCode(_, _, let underlying?): return underlying.involvesUnacceptableContentType
-        case .responseSerializationFailed(_, _, _, let validation?): return validation.involvesUnacceptableContentType
-        default: return false
-        }
-    }
-
-    /// Why the failure happened, in AFNetworking's words where it had any.
-    package var reasonText: String {
+    public var reason: String {
         switch self {
         case .invalidURL(let string):
             return "The URL string \(Self.quoted(string)) is not a valid URL."
@@ -161,6 +138,94 @@ extension HTTPSerializationError {
             return "Writing \(Self.quoted(path)) failed: \(reason)."
         case .redirectedWithBody(let from, let to):
             return "The request to \(from) was redirected to \(to); its body may not have been sent again."
+        }
+    }
+
+    /// What went wrong in one line, with the detail that the reason leaves out.
+    public var description: String {
+        switch self {
+        case .invalidJSONParameters(let reason, _), .invalidPropertyListParameters(let reason, _):
+            return "\(self.reason) \(reason)"
+        default:
+            return reason
+        }
+    }
+
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .invalidJSONParameters(_, let underlying), .invalidPropertyListParameters(_, let underlying):
+            return underlying?.error
+        default:
+            return nil
+        }
+    }
+
+    /// The typed error for a value that a JSON or property-list body cannot hold.
+    @usableFromInline package static func refusedValue(inJSON: Bool, path: ParameterPath, reason: String) -> RequestSerializationError {
+        let place = path.count == 0 ? "" : " at `\(path.description)`"
+        let text = "The value\(place) is invalid: \(reason)."
+        return inJSON ? .invalidJSONParameters(reason: text) : .invalidPropertyListParameters(reason: text)
+    }
+}
+
+/// A response that failed validation or could not be decoded, carrying the response and its
+/// body: AFNetworking's `com.alamofire.error.serialization.response` errors.
+public indirect enum ResponseSerializationError: HTTPSerializationError, Equatable {
+    /// The response's status code is not acceptable. `underlying` holds a content-type
+    /// failure found as well (AFNetworking chained them the same way).
+    case unacceptableStatusCode(Int, response: ResponseContext, underlying: ResponseSerializationError? = nil)
+    /// The response's content type is not acceptable (nil: it had none, but a body).
+    case unacceptableContentType(String?, response: ResponseContext)
+    /// The body could not be decoded. `validation` is a status failure found first; the
+    /// Foundation error, if any, is `underlying`.
+    case responseSerializationFailed(
+        reason: String, response: ResponseContext, underlying: UnderlyingError? = nil, validation: ResponseSerializationError? = nil)
+    /// An image with more pixels than allowed, refused from its header before decoding
+    /// (a decompression bomb, or a mistake).
+    case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
+    /// An image in a format this platform recognises and measures but does not decode (GIF,
+    /// BMP, ICO, TIFF and WebP on Linux): never reported as a decoded image.
+    case imageNotDecoded(format: ImageHeader.Format, response: ResponseContext)
+    /// The package's XML reader refused the body before FoundationXML saw it.
+    case unreadableXML(XMLReadingError, response: ResponseContext)
+    /// The package's property-list reader refused the body.
+    case unreadablePropertyList(PropertyListReadingError, response: ResponseContext)
+}
+
+extension ResponseSerializationError {
+    /// AFNetworking's domain for response-serialization errors.
+    public static var domain: String { "com.alamofire.error.serialization.response" }
+
+    public var code: Int {
+        if case .unacceptableStatusCode = self { return -1011 }  // NSURLErrorBadServerResponse
+        return -1016  // NSURLErrorCannotDecodeContentData
+    }
+
+    /// The response and body the error is about.
+    public var context: ResponseContext {
+        switch self {
+        case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
+             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
+             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context):
+            return context
+        }
+    }
+
+    public var responseContext: ResponseContext? { context }
+
+    /// Whether this error or one it wraps is an unacceptable content type: AFNetworking's
+    /// serializers do not try to decode such bodies.
+    public var involvesUnacceptableContentType: Bool {
+        switch self {
+        case .unacceptableContentType: return true
+        case .unacceptableStatusCode(_, _, let underlying?): return underlying.involvesUnacceptableContentType
+        case .responseSerializationFailed(_, _, _, let validation?): return validation.involvesUnacceptableContentType
+        default: return false
+        }
+    }
+
+    public var reason: String {
+        switch self {
         case .unacceptableStatusCode(let code, _, _):
             return "Request failed: \(HTTPStatusReason.phrase(for: code)) (\(code))"
         case .unacceptableContentType(let type, _):
@@ -178,29 +243,11 @@ extension HTTPSerializationError {
         }
     }
 
-    /// The typed error for a value that a JSON or property-list body cannot hold.
-    @usableFromInline package static func refusedValue(inJSON: Bool, path: ParameterPath, reason: String) -> HTTPSerializationError {
-        let place = path.count == 0 ? "" : " at `\(path.description)`"
-        let text = "The value\(place) is invalid: \(reason)."
-        return inJSON ? .invalidJSONParameters(reason: text) : .invalidPropertyListParameters(reason: text)
-    }
+    public var description: String { reason }
 
-    /// What went wrong in one line, with the detail that the reason leaves out.
-    package var descriptionText: String {
-        switch self {
-        case .invalidJSONParameters(let reason, _), .invalidPropertyListParameters(let reason, _):
-            return "\(reasonText) \(reason)"
-        default:
-            return reasonText
-        }
-    }
-
-    /// The lower-level error that caused this one, if any: a decoder's or Foundation's
-    /// error, or the validation error a response error wraps.
+    /// The decoder's or Foundation's error, or the validation error this one wraps.
     public var underlyingError: (any Error)? {
         switch self {
-        case .invalidJSONParameters(_, let underlying), .invalidPropertyListParameters(_, let underlying):
-            return underlying?.error
         case .unacceptableStatusCode(_, _, let underlying):
             return underlying
         case .responseSerializationFailed(_, _, let underlying, let validation):
@@ -209,17 +256,9 @@ extension HTTPSerializationError {
             return nil
         }
     }
-
-    private static func quoted(_ text: String) -> String {
-        "\"\(text.count > 200 ? text.prefix(200) + "…" : Substring(text))\""
-    }
-
-    private static func pathDescription(_ path: String) -> String {
-        path.isEmpty ? "the top level" : "`\(path)`"
-    }
 }
 
-/// A lower-level error carried inside an ``HTTPSerializationError``: a decoder's
+/// A lower-level error carried inside a request or response error: a decoder's
 /// `DecodingError`, or an error from Foundation's serializers.
 ///
 /// Two are equal when they have the same type and description, so errors that carry one

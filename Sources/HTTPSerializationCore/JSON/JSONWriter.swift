@@ -34,12 +34,12 @@ extension ParameterValue {
     /// // {"id":7,"tags":["a\/b"]}
     /// ```
     ///
-    /// - Throws: ``HTTPSerializationError/invalidJSONParameters(reason:underlying:)`` for
+    /// - Throws: ``RequestSerializationError/invalidJSONParameters(reason:underlying:)`` for
     ///   NaN, infinity, data, dates, sets, or a bare scalar without `.fragmentsAllowed`, naming
-    ///   where the value is; ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`.
+    ///   where the value is; ``RequestSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`.
     public func jsonData(options: JSONWritingOptions = [], maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws -> Data {
         if !isContainer, !options.contains(.fragmentsAllowed) {
-            throw HTTPSerializationError.invalidJSONParameters(reason: "A top-level scalar needs the .fragmentsAllowed writing option.")
+            throw RequestSerializationError.invalidJSONParameters(reason: "A top-level scalar needs the .fragmentsAllowed writing option.")
         }
         try checkDepth(limit: maximumDepth)
         var writer = JSONWriter(options: options)
@@ -173,8 +173,8 @@ package struct JSONWriter {
 
     /// A string, number, boolean or null; `path` names the value for an error.
     @inlinable package mutating func writeScalar(_ value: ParameterValue, path: () -> ParameterPath) throws {
-        func refusal(_ reason: String) -> HTTPSerializationError {
-            HTTPSerializationError.refusedValue(inJSON: true, path: path(), reason: reason)
+        func refusal(_ reason: String) -> RequestSerializationError {
+            RequestSerializationError.refusedValue(inJSON: true, path: path(), reason: reason)
         }
         switch value {
         case .string(let string):

@@ -78,7 +78,7 @@ package final class MultipartBodyReader {
                     if scanned, delimiterScanner.scan(UnsafeRawBufferPointer(rebasing: target.prefix(count))) {
                         let label = parts[partIndex].label
                         close()
-                        throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+                        throw RequestSerializationError.multipartBoundaryInBody(part: label)
                     }
                     filled += count
                 }
@@ -134,12 +134,12 @@ package final class MultipartBodyReader {
             do {
                 stream = try factory()
             } catch {
-                throw HTTPSerializationError.multipartSourceUnavailable(part: part.label, reason: "the stream factory failed: \(error)")
+                throw RequestSerializationError.multipartSourceUnavailable(part: part.label, reason: "the stream factory failed: \(error)")
             }
             return StreamBodySource(stream: stream, declared: length, label: part.label)
         case .stream(let oneShot, let length):
             guard let stream = oneShot.claim() else {
-                throw HTTPSerializationError.multipartStreamAlreadyConsumed(part: part.label)
+                throw RequestSerializationError.multipartStreamAlreadyConsumed(part: part.label)
             }
             return StreamBodySource(stream: stream, declared: length, label: part.label)
         }

@@ -58,13 +58,13 @@ final class FileBodySource: MultipartBodySource {
         remaining = declared
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw HTTPSerializationError.multipartSourceUnavailable(
+            throw RequestSerializationError.multipartSourceUnavailable(
                 part: label, reason: "\(url.path) cannot be opened (\(POSIX.errorDescription))")
         }
         let size = try currentSize(path: url.path)
         if size != declared {
             close()
-            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: size)
+            throw RequestSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: size)
         }
     }
 
@@ -104,10 +104,10 @@ final class FileBodySource: MultipartBodySource {
             if result > 0 { return result }
             if result == 0 {
                 let delivered = declared - remaining
-                throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: delivered)
+                throw RequestSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: delivered)
             }
             if errno == EINTR { continue }
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "reading failed (\(POSIX.errorDescription))")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "reading failed (\(POSIX.errorDescription))")
         }
     }
 
@@ -119,7 +119,7 @@ final class FileBodySource: MultipartBodySource {
         if fstat(descriptor, &info) == 0, UInt64(info.st_size) > declared {
             let size = UInt64(info.st_size)
             close()
-            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: size)
+            throw RequestSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: size)
         }
         close()
         return 0
@@ -129,11 +129,11 @@ final class FileBodySource: MultipartBodySource {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             close()
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(path) cannot be examined (\(POSIX.errorDescription))")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "\(path) cannot be examined (\(POSIX.errorDescription))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close()
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(path) is no longer a regular file")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "\(path) is no longer a regular file")
         }
         return UInt64(info.st_size)
     }
@@ -172,7 +172,7 @@ final class StreamBodySource: MultipartBodySource {
         let wanted = Int(min(UInt64(buffer.count), remaining))
         let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
         if count == 0 {
-            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: declared - remaining)
+            throw RequestSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: declared - remaining)
         }
         remaining -= UInt64(count)
         return count
@@ -185,7 +185,7 @@ final class StreamBodySource: MultipartBodySource {
         let extra = try withUnsafeMutableBytes(of: &probe) { try readStream(into: $0) }
         close()
         if extra > 0 {
-            throw HTTPSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: declared + UInt64(extra))
+            throw RequestSerializationError.multipartLengthMismatch(part: label, declared: declared, actual: declared + UInt64(extra))
         }
         return 0
     }
@@ -196,15 +196,15 @@ final class StreamBodySource: MultipartBodySource {
         let count: Int
         do {
             count = try stream.read(into: buffer)
-        } catch let error as HTTPSerializationError {
+        } catch let error as RequestSerializationError {
             throw error
         } catch let error as MultipartStreamError {
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: error.reason)
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: error.reason)
         } catch {
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "the stream failed: \(error)")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "the stream failed: \(error)")
         }
         guard (0...buffer.count).contains(count) else {
-            throw HTTPSerializationError.multipartSourceUnavailable(
+            throw RequestSerializationError.multipartSourceUnavailable(
                 part: label, reason: "the stream reported \(count) bytes read into a buffer of \(buffer.count)")
         }
         return count

@@ -17,14 +17,14 @@ enum MultipartBoundary {
     static func validate(_ boundary: String) throws {
         let bytes = Array(boundary.utf8)
         guard !bytes.isEmpty, bytes.count <= 70 else {
-            throw HTTPSerializationError.invalidBoundary(boundary, reason: "it must be 1 to 70 characters long")
+            throw RequestSerializationError.invalidBoundary(boundary, reason: "it must be 1 to 70 characters long")
         }
         if let bad = bytes.first(where: { !isBChar($0) }) {
             let shown = bad < 0x20 || bad >= 0x7F ? "byte 0x\(String(bad, radix: 16, uppercase: true))" : "\"\(Character(Unicode.Scalar(bad)))\""
-            throw HTTPSerializationError.invalidBoundary(boundary, reason: "\(shown) is not allowed in a boundary")
+            throw RequestSerializationError.invalidBoundary(boundary, reason: "\(shown) is not allowed in a boundary")
         }
         if bytes.last == UInt8(ascii: " ") {
-            throw HTTPSerializationError.invalidBoundary(boundary, reason: "it must not end with a space")
+            throw RequestSerializationError.invalidBoundary(boundary, reason: "it must not end with a space")
         }
     }
 

@@ -10,7 +10,7 @@ extension HTTPRequestSerializerComposing {
     /// ``multipartFormRequest(method:urlString:parameters:boundary:constructingBody:)`` whose
     /// body is the form itself, streamed by the transport with its exact length.
     ///
-    /// - Throws: ``HTTPSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
+    /// - Throws: ``RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
     ///   and whatever building the form throws.
     public func multipartFormHTTPRequest(
         method: String, urlString: String, parameters: ParameterValue? = nil, boundary: String? = nil,
@@ -23,7 +23,7 @@ extension HTTPRequestSerializerComposing {
     /// An `HTTPRequest` that sends `form`: the serializer's headers, the form's `Content-Type`
     /// and exact `Content-Length`, and the form as the body (none when the form is empty).
     ///
-    /// - Throws: ``HTTPSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD.
+    /// - Throws: ``RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD.
     public func httpRequest(method: String, urlString: String, multipartForm form: MultipartFormData) throws -> SerializedRequest {
         try HTTPRequestSerializer.checkMultipartMethod(method)
         return try base.multipartRequest(base.makeHTTPRequest(method: method, urlString: urlString), form: form)
@@ -57,7 +57,7 @@ extension HTTPRequestSerializer {
     /// GET and HEAD have no body to carry a form.
     package static func checkMultipartMethod(_ method: String) throws {
         guard !["GET", "HEAD"].contains(method.uppercased()) else {
-            throw HTTPSerializationError.multipartMethodNotAllowed(method)
+            throw RequestSerializationError.multipartMethodNotAllowed(method)
         }
     }
 }

@@ -33,7 +33,7 @@ extension MultipartFormData {
         }
         // The sources enforce every declared length, so this only guards the arithmetic.
         guard produced == data.count, reader.isAtEnd else {
-            throw HTTPSerializationError.multipartLengthMismatch(part: "the body", declared: contentLength, actual: UInt64(produced))
+            throw RequestSerializationError.multipartLengthMismatch(part: "the body", declared: contentLength, actual: UInt64(produced))
         }
         return data
     }
@@ -64,12 +64,12 @@ package enum BodyFileWriter {
         read: (UnsafeMutableRawBufferPointer) throws -> Int
     ) async throws {
         guard fileURL.isFileURL else {
-            throw HTTPSerializationError.fileWriteFailed(path: fileURL.absoluteString, reason: "it is not a file URL")
+            throw RequestSerializationError.fileWriteFailed(path: fileURL.absoluteString, reason: "it is not a file URL")
         }
         let path = fileURL.path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw HTTPSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)
+            throw RequestSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -87,7 +87,7 @@ package enum BodyFileWriter {
                 progress?(written, total ?? written)
             }
             guard POSIX.close(descriptor) else {
-                throw HTTPSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)
+                throw RequestSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)
             }
         } catch {
             POSIX.close(descriptor)
@@ -105,7 +105,7 @@ package enum BodyFileWriter {
             } else if result < 0, errno == EINTR {
                 continue
             } else {
-                throw HTTPSerializationError.fileWriteFailed(path: path, reason: result == 0 ? "nothing was written" : POSIX.errorDescription)
+                throw RequestSerializationError.fileWriteFailed(path: path, reason: result == 0 ? "nothing was written" : POSIX.errorDescription)
             }
         }
     }

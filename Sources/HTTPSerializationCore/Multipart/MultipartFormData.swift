@@ -39,7 +39,7 @@ public struct MultipartFormData: Sendable {
 
     /// A form with a boundary of your choosing, for signatures and snapshot tests.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidBoundary(_:reason:)`` unless it is 1–70
+    /// - Throws: ``RequestSerializationError/invalidBoundary(_:reason:)`` unless it is 1–70
     ///   RFC 2046 boundary characters not ending in a space.
     public init(boundary: String) throws {
         try MultipartBoundary.validate(boundary)
@@ -74,7 +74,7 @@ public struct MultipartFormData: Sendable {
 
     /// Appends a file, named by its last path component, typed by its extension.
     ///
-    /// - Throws: ``HTTPSerializationError/multipartSourceUnavailable(part:reason:)`` when the
+    /// - Throws: ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` when the
     ///   URL is not a file URL, or the file is missing, a directory, or of unknown size.
     public mutating func appendPart(fileURL: URL, name: String) throws {
         let fileName = fileURL.lastPathComponent
@@ -129,7 +129,7 @@ public struct MultipartFormData: Sendable {
     /// Content-Type, then the rest as given). `HTTPHeaderFields` has already refused CR, LF
     /// and other unsafe characters, so appending cannot fail; a body holding the boundary
     /// delimiter fails when the form is encoded
-    /// (``HTTPSerializationError/multipartBoundaryInBody(part:)``).
+    /// (``RequestSerializationError/multipartBoundaryInBody(part:)``).
     public mutating func appendPart(headers: HTTPHeaderFields, body: Data) {
         parts.append(Part(headerBlock: Self.headerBlock(headers), body: .data(body), label: "part \(parts.count + 1)"))
     }
@@ -147,7 +147,7 @@ public struct MultipartFormData: Sendable {
     /// names unescaped (`user[tags][]`), `Data` values raw, null as an empty part, other
     /// values as the style writes them.
     ///
-    /// - Throws: ``HTTPSerializationError/stringEncodingFailed(encoding:)`` when a value
+    /// - Throws: ``RequestSerializationError/stringEncodingFailed(encoding:)`` when a value
     ///   cannot be represented in `stringEncoding` (AFNetworking dropped such parts silently).
     public mutating func appendParts(
         from parameters: ParameterValue, style: QueryStringStyle = .afNetworking, stringEncoding: String.Encoding = .utf8
@@ -159,7 +159,7 @@ public struct MultipartFormData: Sendable {
             case .null: data = Data()
             default:
                 guard let encoded = style.text(for: pair.value).data(using: stringEncoding, allowLossyConversion: false) else {
-                    throw HTTPSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
+                    throw RequestSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
                 }
                 data = encoded
             }
@@ -173,7 +173,7 @@ public struct MultipartFormData: Sendable {
         var checked = false
         if case .data(let data) = body {
             guard !data.withUnsafeBytes({ MultipartDelimiterScanner.contains($0, boundary: boundary) }) else {
-                throw HTTPSerializationError.multipartBoundaryInBody(part: label)
+                throw RequestSerializationError.multipartBoundaryInBody(part: label)
             }
             checked = true
         }
@@ -191,14 +191,14 @@ public struct MultipartFormData: Sendable {
 
     static func regularFileSize(_ url: URL, label: String) throws -> UInt64 {
         guard url.isFileURL else {
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.absoluteString) is not a file URL")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.absoluteString) is not a file URL")
         }
         guard let status = POSIX.fileStatus(url.path) else {
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.path) does not exist or cannot be read")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.path) does not exist or cannot be read")
         }
         guard status.isRegular else {
             let kind = status.isDirectory ? "a directory" : "not a regular file"
-            throw HTTPSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.path) is \(kind)")
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "\(url.path) is \(kind)")
         }
         return status.size
     }

@@ -3,7 +3,7 @@
 ///
 /// The form reads a stream from one thread at a time, never asks for more than the bytes
 /// still declared, and closes it when the part is done or the body is abandoned. A stream
-/// that ends early or runs long is reported as ``HTTPSerializationError/multipartLengthMismatch(part:declared:actual:)``.
+/// that ends early or runs long is reported as ``RequestSerializationError/multipartLengthMismatch(part:declared:actual:)``.
 ///
 /// ```swift
 /// final class Repeating: MultipartPartStream {
@@ -18,7 +18,7 @@ public protocol MultipartPartStream: AnyObject {
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 only at the end.
     ///
     /// - Throws: ``MultipartStreamError`` with a reason, or any error, which the form reports
-    ///   as ``HTTPSerializationError/multipartSourceUnavailable(part:reason:)``.
+    ///   as ``RequestSerializationError/multipartSourceUnavailable(part:reason:)``.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// Releases what the stream holds; called once.
     func close()

@@ -96,10 +96,10 @@ extension ParameterValue {
         }
     }
 
-    /// Throws ``HTTPSerializationError/nestingTooDeep(path:limit:)`` when deeper than `limit`.
+    /// Throws ``RequestSerializationError/nestingTooDeep(path:limit:)`` when deeper than `limit`.
     package func checkDepth(limit: Int) throws {
-        guard limit >= 0 else { throw HTTPSerializationError.nestingTooDeep(path: "", limit: limit) }
-        if depth > limit { throw HTTPSerializationError.nestingTooDeep(path: "", limit: limit) }
+        guard limit >= 0 else { throw RequestSerializationError.nestingTooDeep(path: "", limit: limit) }
+        if depth > limit { throw RequestSerializationError.nestingTooDeep(path: "", limit: limit) }
     }
 }
 

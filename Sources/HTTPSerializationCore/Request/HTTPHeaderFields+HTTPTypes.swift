@@ -7,7 +7,7 @@ extension HTTPHeaderFields {
     /// field again with the same rules as ``setValue(_:forHTTPHeaderField:)``, so a field that
     /// could split a request never gets through either way.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
     public init(_ fields: HTTPFields) throws {
         self.init()
         for field in fields {

@@ -27,7 +27,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
 
     /// Builds the list from fields in order; a later field replaces an earlier one with the same name.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
     public init(_ fields: some Sequence<Field>) throws {
         for field in fields { try setValue(field.value, forHTTPHeaderField: field.name) }
     }
@@ -45,7 +45,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
     /// Sets, replaces or, with `nil`, removes a field. A repeated field keeps its first
     /// position and loses its other occurrences.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` when the name is
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` when the name is
     ///   not an RFC 9110 token or the value holds CR, LF, NUL or another control character.
     public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) throws {
         try Self.validate(name: name, value: value)
@@ -67,7 +67,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
     /// Adds a field after the others, keeping any with the same name: `Set-Cookie` and other
     /// fields that are sent once per value.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
     public mutating func addValue(_ value: String, forHTTPHeaderField name: String) throws {
         try Self.validate(name: name, value: value)
         fields.append(Field(name: name, value: value))
@@ -108,7 +108,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
     /// tabs (and obs-text), so CR/LF/NUL and other controls are refused rather than sent.
     package static func validate(name: String, value: String?) throws {
         guard isToken(name) else {
-            throw HTTPSerializationError.invalidHeaderField(
+            throw RequestSerializationError.invalidHeaderField(
                 name: name, reason: name.isEmpty ? "the name is empty" : "the name is not an RFC 9110 token")
         }
         guard let value else { return }
@@ -120,7 +120,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
             case 0x00: what = "NUL"
             default: what = "control character 0x\(String(bad, radix: 16, uppercase: true))"
             }
-            throw HTTPSerializationError.invalidHeaderField(name: name, reason: "the value contains a \(what)")
+            throw RequestSerializationError.invalidHeaderField(name: name, reason: "the value contains a \(what)")
         }
     }
 

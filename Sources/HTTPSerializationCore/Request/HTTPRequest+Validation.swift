@@ -7,8 +7,8 @@ extension HTTPRequest {
     ///
     /// Every serializer runs it on the request it is handed.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidURL(_:)`` or
-    ///   ``HTTPSerializationError/invalidHeaderField(name:reason:)``.
+    /// - Throws: ``RequestSerializationError/invalidURL(_:)`` or
+    ///   ``RequestSerializationError/invalidHeaderField(name:reason:)``.
     public func validateForSending() throws {
         try RequestTarget(self).validate()
         for field in headerFields {

@@ -91,7 +91,7 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         }
         // An empty body is a valid form; AFNetworking sends one when parameters are nil.
         guard let data = (query ?? "").data(using: stringEncoding, allowLossyConversion: false) else {
-            throw HTTPSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
+            throw RequestSerializationError.stringEncodingFailed(encoding: stringEncoding.rawValue)
         }
         return SerializedRequest(request: request, body: .bytes(data))
     }
@@ -104,8 +104,8 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// The request, checked (``HTTPTypes/HTTPRequest/validateForSending()``), with the default
     /// headers it lacks added after its own.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` or
-    ///   ``HTTPSerializationError/invalidURL(_:)`` when the request would corrupt what goes on
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` or
+    ///   ``RequestSerializationError/invalidURL(_:)`` when the request would corrupt what goes on
     ///   the wire.
     public func applyingHeaders(to request: HTTPRequest) throws -> HTTPRequest {
         try request.validateForSending()
@@ -139,7 +139,7 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// DELETE and CONNECT in upper case however they were written, so both forms do.
     package static func checkedMethod(_ method: String) throws -> HTTPRequest.Method {
         guard HTTPHeaderFields.isToken(method), let checked = HTTPRequest.Method(method) else {
-            throw HTTPSerializationError.invalidHTTPMethod(method)
+            throw RequestSerializationError.invalidHTTPMethod(method)
         }
         for standard in uppercasedMethods where HTTPHeaderFields.namesMatch(standard.rawValue, method) {
             return standard
@@ -152,7 +152,7 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// A parsed URL, for either request form.
     package static func checkedURL(_ urlString: String) throws -> URL {
         guard let url = URL(string: urlString, encodingInvalidCharacters: false) else {
-            throw HTTPSerializationError.invalidURL(urlString)
+            throw RequestSerializationError.invalidURL(urlString)
         }
         return url
     }

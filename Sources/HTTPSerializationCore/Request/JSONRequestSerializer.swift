@@ -27,9 +27,9 @@ public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
         self.writingOptions = writingOptions
     }
 
-    /// - Throws: ``HTTPSerializationError/invalidJSONParameters(reason:underlying:)`` for
+    /// - Throws: ``RequestSerializationError/invalidJSONParameters(reason:underlying:)`` for
     ///   sets, data, dates, NaN, infinity, or a top-level scalar without `.fragmentsAllowed`;
-    ///   ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past the depth limit.
+    ///   ``RequestSerializationError/nestingTooDeep(path:limit:)`` past the depth limit.
     public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
         try base.serializeBody(request, body: body, parameters: parameters, contentType: "application/json") {
             try $0.jsonData(options: writingOptions, maximumDepth: base.maximumParameterDepth)

@@ -48,7 +48,7 @@ extension HTTPRequestSerializerComposing {
 
     /// Sets or, with `nil`, removes a header applied to every request that does not set it.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for CR, LF, NUL
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` for CR, LF, NUL
     ///   or other control characters, or a name that is not a token.
     public mutating func setValue(_ value: String?, forHTTPHeaderField field: String) throws {
         try base.headers.setValue(value, forHTTPHeaderField: field)
@@ -56,11 +56,11 @@ extension HTTPRequestSerializerComposing {
 
     /// Sets `Authorization: Basic …` from a user name and password (RFC 7617, UTF-8).
     ///
-    /// - Throws: ``HTTPSerializationError/invalidCredentials(reason:)`` when the user name
+    /// - Throws: ``RequestSerializationError/invalidCredentials(reason:)`` when the user name
     ///   contains `:`, which the scheme cannot carry.
     public mutating func setAuthorizationHeader(username: String, password: String) throws {
         guard !username.contains(":") else {
-            throw HTTPSerializationError.invalidCredentials(reason: "a Basic user name cannot contain \":\"")
+            throw RequestSerializationError.invalidCredentials(reason: "a Basic user name cannot contain \":\"")
         }
         let token = Data("\(username):\(password)".utf8).base64EncodedString()
         try setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
@@ -81,8 +81,8 @@ extension HTTPRequestSerializerComposing {
     /// serialized.request.path  // "/search?q=swift"
     /// ```
     ///
-    /// - Throws: ``HTTPSerializationError/invalidURL(_:)``,
-    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
+    /// - Throws: ``RequestSerializationError/invalidURL(_:)``,
+    ///   ``RequestSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
     public func httpRequest(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> SerializedRequest {
         try serialize(base.makeHTTPRequest(method: method, urlString: urlString), parameters: parameters)
     }

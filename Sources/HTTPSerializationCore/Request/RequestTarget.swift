@@ -69,12 +69,12 @@ package struct RequestTarget: Sendable, Equatable {
     /// Checks that the target can go on a request line: visible ASCII only, and a host for
     /// `http` and `https`. Relative targets pass, as AFNetworking let them.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidURL(_:)`` with the whole URL string.
+    /// - Throws: ``RequestSerializationError/invalidURL(_:)`` with the whole URL string.
     package func validate() throws {
         let text = urlString
-        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { throw HTTPSerializationError.invalidURL(text) }
+        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { throw RequestSerializationError.invalidURL(text) }
         if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", Self.host(of: authority ?? "").isEmpty {
-            throw HTTPSerializationError.invalidURL(text)
+            throw RequestSerializationError.invalidURL(text)
         }
     }
 
@@ -98,13 +98,13 @@ extension URL {
     /// This URL with an already-encoded query added before any `#fragment`, joined to an
     /// existing query with `&`.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidURL(_:)`` when the result is not a URL.
+    /// - Throws: ``RequestSerializationError/invalidURL(_:)`` when the result is not a URL.
     public func appendingEncodedQuery(_ query: String) throws -> URL {
         var target = RequestTarget(absoluteString)
         target.appendQuery(query)
         let text = target.urlString
         guard let result = URL(string: text, encodingInvalidCharacters: false) else {
-            throw HTTPSerializationError.invalidURL(text)
+            throw RequestSerializationError.invalidURL(text)
         }
         return result
     }

@@ -42,14 +42,14 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     /// Throws when the status code or content type is not acceptable; a response that is
     /// not HTTP passes.
     ///
-    /// A content-type failure is ``HTTPSerializationError/unacceptableContentType(_:response:)``;
-    /// a status failure is ``HTTPSerializationError/unacceptableStatusCode(_:response:underlying:)``
+    /// A content-type failure is ``ResponseSerializationError/unacceptableContentType(_:response:)``;
+    /// a status failure is ``ResponseSerializationError/unacceptableStatusCode(_:response:underlying:)``
     /// with any content-type failure underneath. Both carry the response and the body.
     /// A response with no content type at all passes when its body is empty.
     public func validate(_ response: ResponseContext) throws {
         guard let head = response.response else { return }
         let context = response.withoutDecodedBody
-        var contentTypeError: HTTPSerializationError?
+        var contentTypeError: ResponseSerializationError?
         if let acceptableContentTypes {
             let contentType = context.contentType
             let hasBody = !(context.data?.isEmpty ?? true)
@@ -65,7 +65,7 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
             }
         }
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(head.status.code) {
-            throw HTTPSerializationError.unacceptableStatusCode(head.status.code, response: context, underlying: contentTypeError)
+            throw ResponseSerializationError.unacceptableStatusCode(head.status.code, response: context, underlying: contentTypeError)
         }
         if let contentTypeError { throw contentTypeError }
     }

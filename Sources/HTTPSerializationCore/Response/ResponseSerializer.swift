@@ -49,11 +49,11 @@ extension HTTPResponseSerializerComposing {
     /// Validation for a serializer that decodes the body: a content-type failure is thrown
     /// (that body is not for us); a status failure is returned so the body can still be
     /// decoded and attached to it.
-    package func statusFailure(_ response: ResponseContext) throws -> HTTPSerializationError? {
+    package func statusFailure(_ response: ResponseContext) throws -> ResponseSerializationError? {
         do {
             try base.validate(response)
             return nil
-        } catch let error as HTTPSerializationError where !error.involvesUnacceptableContentType {
+        } catch let error as ResponseSerializationError where !error.involvesUnacceptableContentType {
             return error
         }
     }

@@ -1,31 +1,22 @@
 import Foundation
 import HTTPSerializationCore
 
-extension HTTPSerializationError: LocalizedError {
-    public var errorDescription: String? { descriptionText }
-
-    /// Why the failure happened; for invalid JSON parameters this is AFNetworking's exact
-    /// sentence, ``The `parameters` argument is not valid JSON.``
-    public var failureReason: String? { reasonText }
-}
-
 extension HTTPSerializationError {
-    /// The error as AFNetworking reported it: AF's domain and code, the failure reason under
-    /// `NSLocalizedFailureReasonErrorKey`, and the cause under `NSUnderlyingErrorKey`.
-    ///
-    /// Use it where Objective-C-era code switches on `domain` and `code`; `error as NSError`
-    /// carries the same code and user info but Swift's fixed per-type domain.
+    /// The error as AFNetworking reported it: AF's domain and code, the description and
+    /// failure reason, the cause under `NSUnderlyingErrorKey`, and for response errors the
+    /// response and body under AF's keys. `error as NSError` gives the same.
     public var nsError: NSError {
-        NSError(domain: domain, code: code, userInfo: userInfo)
+        NSError(domain: domain, code: code, userInfo: afUserInfo)
     }
 
-    var userInfo: [String: Any] {
+    /// AFNetworking's user info for this error.
+    var afUserInfo: [String: Any] {
         var info: [String: Any] = [
-            NSLocalizedDescriptionKey: descriptionText,
-            NSLocalizedFailureReasonErrorKey: reasonText,
+            NSLocalizedDescriptionKey: description,
+            NSLocalizedFailureReasonErrorKey: reason,
         ]
-        if let validation = underlyingError as? HTTPSerializationError {
-            info[NSUnderlyingErrorKey] = validation.nsError
+        if let wrapped = underlyingError as? any HTTPSerializationError {
+            info[NSUnderlyingErrorKey] = wrapped.nsError
         } else if let underlyingError {
             info[NSUnderlyingErrorKey] = underlyingError as NSError
         }
@@ -41,8 +32,23 @@ extension HTTPSerializationError {
     }
 }
 
-extension HTTPSerializationError: CustomNSError {
-    public static var errorDomain: String { "HTTPSerialization.HTTPSerializationError" }
+/// `error as NSError` is AFNetworking's `com.alamofire.error.serialization.request` error.
+extension RequestSerializationError: LocalizedError, CustomNSError {
+    public var errorDescription: String? { description }
+    /// Why the failure happened; for invalid JSON parameters AFNetworking's exact sentence,
+    /// "The `parameters` argument is not valid JSON."
+    public var failureReason: String? { reason }
+    public static var errorDomain: String { domain }
     public var errorCode: Int { code }
-    public var errorUserInfo: [String: Any] { userInfo }
+    public var errorUserInfo: [String: Any] { afUserInfo }
+}
+
+/// `error as NSError` is AFNetworking's `com.alamofire.error.serialization.response` error,
+/// with the response and body under AF's keys.
+extension ResponseSerializationError: LocalizedError, CustomNSError {
+    public var errorDescription: String? { description }
+    public var failureReason: String? { reason }
+    public static var errorDomain: String { domain }
+    public var errorCode: Int { code }
+    public var errorUserInfo: [String: Any] { afUserInfo }
 }

@@ -16,9 +16,9 @@ extension ParameterValue {
     /// let parameters = try ParameterValue(any: legacy)
     /// ```
     ///
-    /// - Throws: ``HTTPSerializationError/invalidParameter(path:reason:)`` for a value with no
+    /// - Throws: ``RequestSerializationError/invalidParameter(path:reason:)`` for a value with no
     ///   parameter form, a non-string key, or two canonically equivalent keys in one
-    ///   `NSDictionary`, and ``HTTPSerializationError/nestingTooDeep(path:limit:)`` past
+    ///   `NSDictionary`, and ``RequestSerializationError/nestingTooDeep(path:limit:)`` past
     ///   `maximumDepth` levels.
     public init(any value: Any, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
         var bridge = FoundationBridge(maximumDepth: maximumDepth)
@@ -381,7 +381,7 @@ private struct BridgeFailure: Error {
         return copy
     }
 
-    func httpSerializationError(limit: Int) -> HTTPSerializationError {
+    func httpSerializationError(limit: Int) -> RequestSerializationError {
         var path = ParameterPath()
         for component in components.reversed() { path = path.appending(component) }
         switch reason {

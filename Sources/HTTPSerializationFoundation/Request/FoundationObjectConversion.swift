@@ -10,7 +10,7 @@ enum FoundationObjectConversion {
     }
 
     /// The typed error for a value the target format cannot hold.
-    static func refusal(_ target: Target, path: ParameterPath, reason: String) -> HTTPSerializationError {
+    static func refusal(_ target: Target, path: ParameterPath, reason: String) -> RequestSerializationError {
         .refusedValue(inJSON: target == .json, path: path, reason: reason)
     }
 

@@ -22,7 +22,7 @@ extension HTTPRequestSerializerComposing {
     /// ```
     ///
     /// - Parameter boundary: a fixed boundary for reproducible bodies; random when nil.
-    /// - Throws: ``HTTPSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
+    /// - Throws: ``RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
     ///   and whatever building the form throws.
     public func multipartFormRequest(
         method: String, urlString: String, parameters: ParameterValue? = nil, boundary: String? = nil,
@@ -51,11 +51,11 @@ extension HTTPRequestSerializerComposing {
     /// A multipart request is written from its form with a fresh reader; any other stream is
     /// copied as it reads. A failed write removes the partial file.
     ///
-    /// - Throws: ``HTTPSerializationError/multipartSourceUnavailable(part:reason:)`` when the
+    /// - Throws: ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` when the
     ///   request has no body stream, and any error reading or writing the body.
     public func request(withMultipartFormRequest request: URLRequest, writingStreamContentsTo fileURL: URL) async throws -> URLRequest {
         guard let stream = request.httpBodyStream else {
-            throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request has no body stream")
+            throw RequestSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request has no body stream")
         }
         if let body = stream as? MultipartBodyStream {
             try await body.form.writeEncodedBody(to: fileURL)
@@ -73,7 +73,7 @@ extension HTTPRequestSerializerComposing {
         try await BodyFileWriter.write(to: fileURL, total: nil, throttle: nil, progress: nil) { buffer in
             let count = stream.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count)
             guard count >= 0 else {
-                throw HTTPSerializationError.multipartSourceUnavailable(
+                throw RequestSerializationError.multipartSourceUnavailable(
                     part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
             }
             return count

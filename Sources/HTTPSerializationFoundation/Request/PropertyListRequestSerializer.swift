@@ -28,7 +28,7 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
         self.writeOptions = writeOptions
     }
 
-    /// - Throws: ``HTTPSerializationError/invalidPropertyListParameters(reason:underlying:)``
+    /// - Throws: ``RequestSerializationError/invalidPropertyListParameters(reason:underlying:)``
     ///   for null, sets, or the OpenStep format (Foundation crashes writing it).
     public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
         try base.serializeBody(request, body: body, parameters: parameters, contentType: "application/x-plist", encode: data(for:))
@@ -36,7 +36,7 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
 
     private func data(for parameters: ParameterValue) throws -> Data {
         guard format == .xml || format == .binary else {
-            throw HTTPSerializationError.invalidPropertyListParameters(
+            throw RequestSerializationError.invalidPropertyListParameters(
                 reason: "Only the XML and binary formats can be written.")
         }
         let object = try FoundationObjectConversion.object(
@@ -44,7 +44,7 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
         do {
             return try PropertyListSerialization.data(fromPropertyList: object, format: format, options: writeOptions)
         } catch {
-            throw HTTPSerializationError.invalidPropertyListParameters(
+            throw RequestSerializationError.invalidPropertyListParameters(
                 reason: error.localizedDescription, underlying: UnderlyingError(error))
         }
     }

@@ -12,14 +12,14 @@ extension URLRequest {
     /// The head, body and target of this request, checked for sending.
     func serializationParts() throws -> (request: HTTPRequest, body: RequestBody, target: RequestTarget) {
         let method = try HTTPRequestSerializer.checkedMethod(httpMethod ?? "GET")
-        guard let url else { throw HTTPSerializationError.invalidURL("") }
+        guard let url else { throw RequestSerializationError.invalidURL("") }
         let target = RequestTarget(url.absoluteString)
         var fields = HTTPFields()
         // URLRequest keeps one value per name; sorted so the head is the same every run.
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             try HTTPHeaderFields.validate(name: name, value: value)
             guard let fieldName = HTTPField.Name(name) else {
-                throw HTTPSerializationError.invalidHeaderField(name: name, reason: "the name is not an RFC 9110 token")
+                throw RequestSerializationError.invalidHeaderField(name: name, reason: "the name is not an RFC 9110 token")
             }
             fields.append(HTTPField(name: fieldName, value: value))
         }
@@ -47,7 +47,7 @@ extension URLRequest {
         let text = target.urlString
         if text != url?.absoluteString {
             guard let url = URL(string: text, encodingInvalidCharacters: false) else {
-                throw HTTPSerializationError.invalidURL(text)
+                throw RequestSerializationError.invalidURL(text)
             }
             result.url = url
         }
@@ -74,9 +74,9 @@ extension URLRequest {
     /// Every serializer runs it on the request it is handed, and both transport helpers on
     /// the request they send, so a method such as `"GET\r\nX: 1"` can never split a request.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHTTPMethod(_:)``,
-    ///   ``HTTPSerializationError/invalidURL(_:)`` or
-    ///   ``HTTPSerializationError/invalidHeaderField(name:reason:)``.
+    /// - Throws: ``RequestSerializationError/invalidHTTPMethod(_:)``,
+    ///   ``RequestSerializationError/invalidURL(_:)`` or
+    ///   ``RequestSerializationError/invalidHeaderField(name:reason:)``.
     public func validateForSending() throws {
         _ = try serializationParts()
     }
@@ -106,8 +106,8 @@ extension HTTPRequestSerializerComposing {
     /// // https://example.com/search?q=swift
     /// ```
     ///
-    /// - Throws: ``HTTPSerializationError/invalidURL(_:)``,
-    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
+    /// - Throws: ``RequestSerializationError/invalidURL(_:)``,
+    ///   ``RequestSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
     public func request(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> URLRequest {
         try serialize(base.makeRequest(method: method, urlString: urlString), parameters: parameters)
     }
@@ -134,8 +134,8 @@ extension HTTPRequestSerializer {
     /// The request, checked (``Foundation/URLRequest/validateForSending()``), with the default
     /// headers it lacks added.
     ///
-    /// - Throws: ``HTTPSerializationError/invalidHeaderField(name:reason:)``,
-    ///   ``HTTPSerializationError/invalidHTTPMethod(_:)`` or ``HTTPSerializationError/invalidURL(_:)``
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)``,
+    ///   ``RequestSerializationError/invalidHTTPMethod(_:)`` or ``RequestSerializationError/invalidURL(_:)``
     ///   when the request would corrupt what goes on the wire.
     public func applyingHeaders(to request: URLRequest) throws -> URLRequest {
         let parts = try request.serializationParts()

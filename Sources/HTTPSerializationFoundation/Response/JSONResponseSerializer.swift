@@ -38,7 +38,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     /// The parsed JSON (`[String: Any]`, `[Any]`, or a scalar with `.fragmentsAllowed`), or
     /// nil for an empty body.
     ///
-    /// - Throws: validation errors, and ``HTTPSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
+    /// - Throws: validation errors, and ``ResponseSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
     ///   for JSON that cannot be parsed, with a status failure underneath when there was one.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         let statusFailure = try statusFailure(response)
@@ -61,7 +61,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     /// once our reader has accepted it, to `JSONSerialization` for the classes they ask for.
     static func parse(
         _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int, removingNulls: Bool,
-        context: ResponseContext, validation: HTTPSerializationError?
+        context: ResponseContext, validation: ResponseSerializationError?
     ) throws -> Any {
         let tape: JSONTape
         do {
@@ -69,12 +69,12 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         } catch {
             // Underneath, the error JSONSerialization would give, for code that checks it.
             let underlying = NSError(domain: NSCocoaErrorDomain, code: 3840, userInfo: [NSDebugDescriptionErrorKey: error.description])
-            throw HTTPSerializationError.responseSerializationFailed(
+            throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON: \(error.reasonText) (byte \(error.offset)).", response: context,
                 underlying: UnderlyingError(underlying), validation: validation)
         }
         if !options.contains(.fragmentsAllowed), !tape.isContainer {
-            throw HTTPSerializationError.responseSerializationFailed(
+            throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.",
                 response: context, validation: validation)
         }
@@ -83,7 +83,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
             do {
                 object = try JSONSerialization.jsonObject(with: data, options: options)
             } catch {
-                throw HTTPSerializationError.responseSerializationFailed(
+                throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response is not valid JSON.", response: context, underlying: UnderlyingError(error), validation: validation)
             }
             return removingNulls ? Self.removingNulls(from: object) : object
@@ -108,7 +108,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     }
 
     /// The status failure with the parsed body attached, when it has a parameter form.
-    static func attaching(_ object: Any, to failure: HTTPSerializationError) -> HTTPSerializationError {
+    static func attaching(_ object: Any, to failure: ResponseSerializationError) -> ResponseSerializationError {
         guard case .unacceptableStatusCode(let code, var context, let underlying) = failure else { return failure }
         context.decodedBody = try? ParameterValue(any: object)
         return .unacceptableStatusCode(code, response: context, underlying: underlying)

@@ -42,7 +42,7 @@ extension ResponseContext {
     /// A status HTTP cannot carry (outside 0–999), which no serializer accepts.
     func checkRepresentableStatus() throws {
         if let http = urlResponse, !(0...999).contains(http.statusCode) {
-            throw HTTPSerializationError.unacceptableStatusCode(http.statusCode, response: self)
+            throw ResponseSerializationError.unacceptableStatusCode(http.statusCode, response: self)
         }
     }
 }

@@ -14,10 +14,10 @@ extension URLSession {
     ///
     /// - Parameter allowsRedirectedBodies: a request with a body that gets redirected is an
     ///   error unless this is true (URLSession may drop the body on the way).
-    /// - Throws: ``HTTPSerializationError/invalidHTTPMethod(_:)``, ``HTTPSerializationError/invalidURL(_:)``
-    ///   or ``HTTPSerializationError/invalidHeaderField(name:reason:)`` for a request that would
+    /// - Throws: ``RequestSerializationError/invalidHTTPMethod(_:)``, ``RequestSerializationError/invalidURL(_:)``
+    ///   or ``RequestSerializationError/invalidHeaderField(name:reason:)`` for a request that would
     ///   corrupt the wire (checked before sending), transport errors as URLSession reports them,
-    ///   ``HTTPSerializationError/redirectedWithBody(from:to:)``, and the serializer's errors.
+    ///   ``RequestSerializationError/redirectedWithBody(from:to:)``, and the serializer's errors.
     public func response<Serializer: ResponseSerializer>(
         for request: URLRequest, serializer: Serializer, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
@@ -38,14 +38,14 @@ extension URLSession {
     ///   - form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
     ///   - progress: called as the body goes out.
     ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
-    /// - Throws: ``HTTPSerializationError/redirectedWithBody(from:to:)`` when the upload was
+    /// - Throws: ``RequestSerializationError/redirectedWithBody(from:to:)`` when the upload was
     ///   redirected, transport errors, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
         guard let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form else {
-            throw HTTPSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
+            throw RequestSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
         }
         try request.validateForSending()
         var request = request
@@ -70,14 +70,14 @@ extension URLSession {
     /// A body-carrying request whose response came from another URL was redirected.
     static func checkRedirect(_ request: URLRequest, _ response: URLResponse, hasBody: Bool) throws {
         guard hasBody, let from = request.url?.absoluteString, let to = response.url?.absoluteString, from != to else { return }
-        throw HTTPSerializationError.redirectedWithBody(from: from, to: to)
+        throw RequestSerializationError.redirectedWithBody(from: from, to: to)
     }
 
     static func decode<Serializer: ResponseSerializer>(
         _ response: URLResponse, data: Data, serializer: Serializer
     ) throws -> SerializedResponse<Serializer.Output> {
         guard let http = response as? HTTPURLResponse else {
-            throw HTTPSerializationError.responseSerializationFailed(
+            throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not an HTTP response.", response: ResponseContext(response: response, data: data))
         }
         return SerializedResponse(output: try serializer.responseObject(for: http, data: data), response: http, data: data)

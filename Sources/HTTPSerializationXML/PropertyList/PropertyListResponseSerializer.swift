@@ -35,7 +35,7 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
 
     /// The property list, or nil for a missing or empty body.
     ///
-    /// - Throws: ``HTTPSerializationError/unreadablePropertyList(_:response:)`` with the
+    /// - Throws: ``ResponseSerializationError/unreadablePropertyList(_:response:)`` with the
     ///   reader's reason and byte offset.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         try base.validate(response)
@@ -43,7 +43,7 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
         do {
             return try Self.read(data, maximumDepth: maximumDepth).foundationObject()
         } catch {
-            throw HTTPSerializationError.unreadablePropertyList(error, response: response.withoutDecodedBody)
+            throw ResponseSerializationError.unreadablePropertyList(error, response: response.withoutDecodedBody)
         }
     }
 
