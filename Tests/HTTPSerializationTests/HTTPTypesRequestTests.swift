@@ -327,6 +327,57 @@ struct MultipartByteChunksTests {
     }
 }
 
+@Suite("Multipart part streams that misbehave")
+struct MultipartPartStreamFailureTests {
+    private func encode(_ stream: @escaping @Sendable () -> any MultipartPartStream) throws {
+        var form = try MultipartFormData(boundary: "b")
+        try form.appendPart(streamFactory: { stream() }, name: "s", fileName: "s", length: 10, mimeType: "x/y")
+        _ = try form.encodedData()
+    }
+
+    @Test("a stream that claims more bytes than its buffer holds is a typed error, never an out-of-bounds read")
+    func impossibleCountIsRefused() {
+        #expect(throws: RequestSerializationError.multipartSourceUnavailable(
+            part: #"part 1 "s" (s)"#, reason: "the stream reported 9999 bytes read into a buffer of 10")) {
+            try encode { ClaimingStream(count: 9999) }
+        }
+        #expect(throws: RequestSerializationError.multipartSourceUnavailable(
+            part: #"part 1 "s" (s)"#, reason: "the stream reported -1 bytes read into a buffer of 10")) {
+            try encode { ClaimingStream(count: -1) }
+        }
+    }
+
+    @Test("a stream's own error is reported for its part, with a MultipartStreamError's reason as given")
+    func streamErrorsNameThePart() {
+        #expect(throws: RequestSerializationError.multipartSourceUnavailable(part: #"part 1 "s" (s)"#, reason: "the disk went away")) {
+            try encode { ThrowingStream(error: MultipartStreamError(reason: "the disk went away")) }
+        }
+        #expect(throws: RequestSerializationError.multipartSourceUnavailable(part: #"part 1 "s" (s)"#, reason: "the stream failed: unplugged")) {
+            try encode { ThrowingStream(error: Unplugged()) }
+        }
+    }
+}
+
+private struct Unplugged: Error, CustomStringConvertible {
+    var description: String { "unplugged" }
+}
+
+/// A part stream that reports `count` bytes whatever its buffer holds.
+private final class ClaimingStream: MultipartPartStream {
+    let count: Int
+    init(count: Int) { self.count = count }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { count }
+    func close() {}
+}
+
+/// A part stream whose first read throws `error`.
+private final class ThrowingStream: MultipartPartStream {
+    let error: any Error
+    init(error: any Error) { self.error = error }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { throw error }
+    func close() {}
+}
+
 /// A part stream that delivers three bytes of the ten it is declared with.
 private final class ShortStream: MultipartPartStream {
     private var sent = false

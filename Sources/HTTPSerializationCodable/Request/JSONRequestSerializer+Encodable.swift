@@ -25,12 +25,7 @@ extension JSONRequestSerializer {
             return try base.serialize(request, body: .none, parameters: tree)
         }
         // Written straight from the model, so keys keep the order `encode(to:)` gives them.
-        let body = try encoder.encode(model)
-        var request = try base.applyingHeaders(to: request)
-        if request.headerFields[.contentType] == nil {
-            request.headerFields[.contentType] = "application/json"
-        }
-        return SerializedRequest(request: request, body: .bytes(body))
+        return try base.attachingBody(to: request, contentType: "application/json") { try encoder.encode(model) }
     }
 
     /// An `HTTPRequest` to `urlString` whose JSON body is `model`, written with `encoder`'s strategies.

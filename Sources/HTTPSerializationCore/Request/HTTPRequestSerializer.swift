@@ -127,12 +127,20 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         if encodesParametersInURI(request.method) {
             return try serialize(request, body: body, parameters: parameters)
         }
+        guard let parameters else { return SerializedRequest(request: try applyingHeaders(to: request), body: body) }
+        return try attachingBody(to: request, contentType: contentType) { try encode(parameters) }
+    }
+
+    /// The request with the default headers, `contentType` unless one is set, and the body
+    /// `encode` makes.
+    package func attachingBody(
+        to request: HTTPRequest, contentType: String, encode: () throws -> Data
+    ) throws -> SerializedRequest {
         var request = try applyingHeaders(to: request)
-        guard let parameters else { return SerializedRequest(request: request, body: body) }
         if request.headerFields[.contentType] == nil {
             request.headerFields[.contentType] = contentType
         }
-        return SerializedRequest(request: request, body: .bytes(try encode(parameters)))
+        return SerializedRequest(request: request, body: .bytes(try encode()))
     }
 
     /// A checked method, for either request form. `URLRequest` sends GET, HEAD, POST, PUT,

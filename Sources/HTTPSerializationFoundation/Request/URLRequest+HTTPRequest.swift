@@ -23,9 +23,10 @@ extension URLRequest {
             }
             fields.append(HTTPField(name: fieldName, value: value))
         }
+        // The fields were checked above, before HTTPFields could turn CR or LF into spaces.
+        try target.validate()
         let head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority,
                                path: target.pathAndQuery, headerFields: fields)
-        try head.validateForSending()
         let body: RequestBody
         if let httpBody {
             body = .bytes(httpBody)

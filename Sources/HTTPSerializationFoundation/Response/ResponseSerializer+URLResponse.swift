@@ -39,11 +39,14 @@ extension ResponseContext {
         return HTTPResponse(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields)
     }
 
-    /// A status HTTP cannot carry (outside 0–999), which no serializer accepts.
-    func checkRepresentableStatus() throws {
-        if let http = urlResponse, !(0...999).contains(http.statusCode) {
-            throw ResponseSerializationError.unacceptableStatusCode(http.statusCode, response: self)
+    /// The context of a Foundation response, refusing a status HTTP cannot carry (outside
+    /// 0–999), which no serializer accepts.
+    static func checked(_ response: URLResponse?, data: Data?, request: URLRequest? = nil) throws -> ResponseContext {
+        let context = ResponseContext(response: response, data: data, request: request)
+        if let http = context.urlResponse, !(0...999).contains(http.statusCode) {
+            throw ResponseSerializationError.unacceptableStatusCode(http.statusCode, response: context)
         }
+        return context
     }
 }
 
@@ -56,9 +59,7 @@ extension ResponseSerializer {
     /// let json = try JSONResponseSerializer().responseObject(for: response, data: data)
     /// ```
     public func responseObject(for response: URLResponse?, data: Data?) throws -> Output {
-        let context = ResponseContext(response: response, data: data)
-        try context.checkRepresentableStatus()
-        return try responseObject(for: context)
+        try responseObject(for: ResponseContext.checked(response, data: data))
     }
 }
 
@@ -66,17 +67,13 @@ extension HTTPResponseSerializerComposing {
     /// Checks the status code and content type of a Foundation response; see
     /// ``HTTPResponseSerializer/validate(_:)``.
     public func validate(_ response: URLResponse?, data: Data?) throws {
-        let context = ResponseContext(response: response, data: data)
-        try context.checkRepresentableStatus()
-        try base.validate(context)
+        try base.validate(ResponseContext.checked(response, data: data))
     }
 }
 
 extension DecodableResponseSerializer {
     /// Decodes with the request known, so a HEAD response is recognised as empty.
     public func decode(response: URLResponse?, data: Data?, request: URLRequest?) throws -> Value {
-        let context = ResponseContext(response: response, data: data, request: request)
-        try context.checkRepresentableStatus()
-        return try responseObject(for: context)
+        try responseObject(for: ResponseContext.checked(response, data: data, request: request))
     }
 }
