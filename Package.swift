@@ -13,6 +13,13 @@ let strictness: [SwiftSetting] = [
 // which the tests reach and which library users never resolve.
 let asyncHTTPClientTrait: Set<String> = ["AsyncHTTPClient"]
 
+// `Development/` depends back on this package, a package-level cycle SwiftPM builds but its
+// plugin host cannot serialize: SwiftPM 6.3 crashes running any plugin here (later versions
+// refuse with an error, swiftlang/swift-package-manager#10536). `Scripts/docs.sh` sets
+// HTTPSERIALIZATION_DOCS=1 so the documentation plugin sees the library without the tests
+// and what only they use.
+let buildingDocumentation = Context.environment["HTTPSERIALIZATION_DOCS"] != nil
+
 let package = Package(
     name: "swift-http-serialization",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -43,11 +50,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ] + (buildingDocumentation ? [
+        // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ] : [
         // Test-only: the echo server, the tool and the seeded generators, and an independent
         // multipart parser to check our bodies against.
         .package(path: "Development"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
-    ],
+    ]),
     targets: [
         // The umbrella: re-exports every layer, and archives compound response serializers,
         // which may hold a serializer of any layer.
@@ -107,6 +118,7 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+    ] + (buildingDocumentation ? [] : [
         .testTarget(
             name: "HTTPSerializationTests",
             dependencies: [
@@ -122,5 +134,5 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-    ]
+    ])
 )

@@ -2,14 +2,18 @@ import CImageCodecs
 import Foundation
 import HTTPSerializationCore
 
-/// An image decoded without a platform UI framework (Linux): its format, size, scale and
-/// pixels. PNG and JPEG (RGB, grayscale, CMYK, YCCK) are decoded; other formats are
-/// ``ResponseSerializationError/imageNotDecoded(format:response:)``, never an image without pixels.
+/// An image decoded without a platform UI framework (Linux): its format, size, scale and pixels. PNG and JPEG
+/// (RGB, grayscale, CMYK, YCCK) are decoded; other formats are
+/// ``/HTTPSerializationCore/ResponseSerializationError/imageNotDecoded(format:response:)``, never an image
+/// without pixels.
 public struct DecodedImage: Sendable, Equatable {
+    /// The format the image was decoded from: PNG or JPEG.
     public var format: ImageHeader.Format
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
-    /// Points per pixel, as `UIImage.scale`: the size in points is `width / scale`.
+    /// Pixels per point, as `UIImage.scale`: the size in points is `width / scale`.
     public var scale: Double
     /// RGBA, 8 bits a channel, row-major, `width * height * 4` bytes.
     public var rgbaPixels: Data

@@ -15,15 +15,14 @@ public typealias PlatformImage = DecodedImage
 
 /// Validates a response and decodes its image: AFNetworking's `AFImageResponseSerializer`.
 ///
-/// On Apple platforms the result is a `UIImage`/`NSImage` at ``imageScale``, prepared for
-/// display when ``automaticallyInflatesResponseImage`` is set. On Linux it is a
-/// ``DecodedImage``: PNG and JPEG (including CMYK and YCCK) decoded to RGBA pixels; GIF, BMP,
-/// ICO, TIFF and WebP are recognised and measured but reported as
-/// ``ResponseSerializationError/imageNotDecoded(format:response:)``, never as images. Every image
-/// is measured from its header first: more pixels than ``maximumPixelCount``, or a pixel
-/// buffer past ``decodeBudget`` for the body's size, is
-/// ``ResponseSerializationError/imageTooLarge(width:height:limit:response:)`` before any pixel
-/// memory is allocated.
+/// On Apple platforms the result is a `UIImage`/`NSImage` at ``imageScale``, prepared for display when
+/// ``automaticallyInflatesResponseImage`` is set. On Linux it is a ``DecodedImage``: PNG and JPEG (including
+/// CMYK and YCCK) decoded to RGBA pixels; GIF, BMP, ICO, TIFF and WebP are recognised and measured but
+/// reported as ``/HTTPSerializationCore/ResponseSerializationError/imageNotDecoded(format:response:)``, never
+/// as images. Every image is measured from its header first: more pixels than ``maximumPixelCount``, or a
+/// pixel buffer past ``decodeBudget`` for the body's size, is
+/// ``/HTTPSerializationCore/ResponseSerializationError/imageTooLarge(width:height:limit:response:)`` before
+/// any pixel memory is allocated.
 @dynamicMemberLookup
 public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     /// AFNetworking's ten image types.
@@ -32,6 +31,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-win-bitmap",
     ]
 
+    /// The shared validation: acceptable status codes and content types.
     public var base: HTTPResponseSerializer
     /// Pixels per point of the returned image (AFNetworking used the main screen's scale).
     public var imageScale: Double = 1
@@ -46,6 +46,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     /// with gray) instead of failing; off by default.
     public var allowsCorruptJPEGData = false
 
+    /// An image serializer over `base`, which by default accepts ``defaultContentTypes``.
     public init(base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: ImageResponseSerializer.defaultContentTypes)) {
         self.base = base
     }
@@ -101,6 +102,7 @@ extension ImageResponseSerializer: Codable {
         case base, imageScale, automaticallyInflatesResponseImage, maximumPixelCount, decodeBudget, allowsCorruptJPEGData
     }
 
+    /// Decodes a serializer archived by ``encode(to:)``; missing fields take their defaults.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -112,6 +114,7 @@ extension ImageResponseSerializer: Codable {
         allowsCorruptJPEGData = try container.decodeIfPresent(Bool.self, forKey: .allowsCorruptJPEGData) ?? false
     }
 
+    /// Archives the base and every image setting.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(base, forKey: .base)
@@ -131,8 +134,11 @@ extension ImageResponseSerializer: Codable {
 /// body, 64 MiB floor, 256 MiB ceiling) let a 32-megapixel photo through and refuse a 2.4 KB
 /// JPEG or a 97 KB PNG that asks for 400 MB.
 public struct ImageDecodeBudget: Sendable, Hashable, Codable {
+    /// Pixel bytes allowed per byte of body; 2,048 by default.
     public var bytesPerBodyByte = 2_048
+    /// The least pixel memory allowed, in bytes, however small the body; 64 MiB by default.
     public var minimumBytes = 64 << 20
+    /// The most pixel memory allowed, in bytes, however large the body; 256 MiB by default.
     public var maximumBytes = 256 << 20
 
     /// The defaults described above.

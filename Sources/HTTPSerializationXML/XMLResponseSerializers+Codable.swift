@@ -5,6 +5,7 @@ import FoundationXML
 import HTTPSerializationCore
 
 extension XMLParserResponseSerializer: Codable {
+    /// Decodes a serializer archived by ``encode(to:)``; missing fields take the initializer's defaults.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ComposedKeys.self)
         self.init()
@@ -12,6 +13,7 @@ extension XMLParserResponseSerializer: Codable {
         readingPolicy = try container.readingPolicy()
     }
 
+    /// Archives the base and the reading policy.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ComposedKeys.self)
         try container.encode(base, forKey: .base)
@@ -21,6 +23,7 @@ extension XMLParserResponseSerializer: Codable {
 
 #if os(macOS) || canImport(FoundationXML)
 extension XMLDocumentResponseSerializer: Codable {
+    /// Decodes a serializer archived by ``encode(to:)``; missing fields take the initializer's defaults.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ComposedKeys.self)
         self.init()
@@ -29,6 +32,7 @@ extension XMLDocumentResponseSerializer: Codable {
         readingPolicy = try container.readingPolicy()
     }
 
+    /// Archives the base, the options' raw value and the reading policy.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ComposedKeys.self)
         try container.encode(base, forKey: .base)
@@ -39,6 +43,8 @@ extension XMLDocumentResponseSerializer: Codable {
 #endif
 
 extension PropertyListResponseSerializer: Codable {
+    /// Decodes a serializer archived by ``encode(to:)``; missing fields take the initializer's defaults,
+    /// and an unknown format raw value is `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ComposedKeys.self)
         self.init()
@@ -48,6 +54,7 @@ extension PropertyListResponseSerializer: Codable {
         maximumDepth = try container.decodeIfPresent(Int.self, forKey: .maximumDepth) ?? ParameterValue.defaultMaximumDepth
     }
 
+    /// Archives the base, the format's raw value, the read options' bits and the depth limit.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ComposedKeys.self)
         try container.encode(base, forKey: .base)

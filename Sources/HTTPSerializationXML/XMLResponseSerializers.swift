@@ -7,17 +7,20 @@ import HTTPSerializationCore
 /// Validates a response and returns an unstarted `XMLParser` over its body: AFNetworking's
 /// `AFXMLParserResponseSerializer`, hardened.
 ///
-/// The body is read by the package's own XML reader first (``XMLReadingPolicy``), so the
+/// The body is read by the package's own XML reader first (``/HTTPSerializationCore/XMLReadingPolicy``), so the
 /// parser only ever sees a well-formed UTF-8 document within the policy's limits: no external
 /// entity is resolved, no entity bomb expands, and nothing FoundationXML crashes on gets through.
 @dynamicMemberLookup
 public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
+    /// AFNetworking's XML content types: `application/xml` and `text/xml`.
     public static let defaultContentTypes: Set<String> = ["application/xml", "text/xml"]
 
+    /// The shared validation: acceptable status codes and content types.
     public var base: HTTPResponseSerializer
     /// What the XML reader accepts; secure by default.
     public var readingPolicy: XMLReadingPolicy
 
+    /// An XML parser serializer over `base`, with the secure reading policy by default.
     public init(
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: XMLParserResponseSerializer.defaultContentTypes),
         readingPolicy: XMLReadingPolicy = XMLReadingPolicy()
@@ -28,8 +31,8 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
 
     /// A parser for the body (nil when there is none), with external entities off.
     ///
-    /// - Throws: ``ResponseSerializationError/unreadableXML(_:response:)`` for a document the
-    ///   reader refuses, with the reason and its byte offset.
+    /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadableXML(_:response:)`` for a
+    ///   document the reader refuses, with the reason and its byte offset.
     public func responseObject(for response: ResponseContext) throws -> XMLParser? {
         try base.validate(response)
         guard let data = response.data, !data.isEmpty else { return nil }
@@ -66,23 +69,24 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
 /// Validates a response and builds an `XMLDocument`: AFNetworking's
 /// `AFXMLDocumentResponseSerializer`, hardened.
 ///
-/// The body is read by the package's own XML reader first (``XMLReadingPolicy``), so empty
-/// data, truncated documents (`<foo`), mismatched tags, entity bombs and every input
-/// FoundationXML crashes on are typed errors, and external entities are never loaded whatever
-/// `options` says.
+/// The body is read by the package's own XML reader first (``/HTTPSerializationCore/XMLReadingPolicy``), so
+/// empty data, truncated documents (`<foo`), mismatched tags, entity bombs and every input FoundationXML
+/// crashes on are typed errors, and external entities are never loaded whatever `options` says.
 ///
 /// On Linux, FoundationXML never frees an `XMLDocument` (a reference cycle between the
 /// document and its nodes, about 6 KB a small document): for long-running servers prefer
 /// ``XMLParserResponseSerializer``.
 @dynamicMemberLookup
 public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
+    /// The shared validation: acceptable status codes and content types.
     public var base: HTTPResponseSerializer
-    /// `XMLNode.Options` raw value passed to `XMLDocument`; `.nodeLoadExternalEntitiesNever`
-    /// is always added.
+    /// The options passed to `XMLDocument`; `.nodeLoadExternalEntitiesNever` is always added.
     public var options: XMLNode.Options
     /// What the XML reader accepts; secure by default.
     public var readingPolicy: XMLReadingPolicy
 
+    /// An XML document serializer over `base`, with no extra options and the secure reading policy
+    /// by default.
     public init(
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: XMLParserResponseSerializer.defaultContentTypes),
         options: XMLNode.Options = [], readingPolicy: XMLReadingPolicy = XMLReadingPolicy()
@@ -92,6 +96,11 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
         self.readingPolicy = readingPolicy
     }
 
+    /// The document, parsed by `XMLDocument` after the package's reader has checked it.
+    ///
+    /// - Throws: validation errors; `ResponseSerializationError.unreadableXML` for a document the
+    ///   reader refuses; `ResponseSerializationError.responseSerializationFailed` for an empty or
+    ///   whitespace-only body, or one `XMLDocument` rejects.
     public func responseObject(for response: ResponseContext) throws -> XMLDocument {
         try base.validate(response)
         let context = response.withoutDecodedBody

@@ -1,7 +1,7 @@
 import HTTPSerialization
 import SeededGenerators
 
-/// The standard inputs of BENCHMARKS.md §3–4, generated in-process.
+/// The standard inputs of Docs/Benchmarks.md §3–4, generated in-process.
 enum Inputs {
     /// §4: tokens from seed 2 until the UTF-8 length reaches `minimumBytes`.
     static func text(minimumBytes: Int = 10_000_000) -> String {

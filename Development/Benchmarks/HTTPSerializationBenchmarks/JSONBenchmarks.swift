@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-/// BENCHMARKS.md §6: the 19.9 MB JSON document, through our serializers and raw Foundation.
+/// Docs/Benchmarks.md §6: the 19.9 MB JSON document, through our serializers and raw Foundation.
 enum JSONBenchmarks {
     struct Record: Codable, Equatable {
         struct Address: Codable, Equatable { var street: String; var city: String; var zip: String }
@@ -139,7 +139,7 @@ enum JSONBenchmarks {
         ])
         let megabytes = Double(ours?.count ?? 0) / 1e6
         print("")
-        print("JSON request body, BENCHMARKS.md §3 set, \(ours?.count ?? 0) bytes")
+        print("JSON request body, the §3 query set, \(ours?.count ?? 0) bytes")
         print("  JSONSerialization.data     \(format(megabytes / times[0])) MB/s")
         print("  ParameterValue.jsonData    \(format(megabytes / times[1])) MB/s, \(format(times[0] / times[1], 2))x JSONSerialization   (target >= 5x)")
         print("  … from the [String: Any]   \(format(megabytes / times[2])) MB/s, \(format(times[0] / times[2], 2))x JSONSerialization")

@@ -8,7 +8,7 @@ import SeededGenerators
 import Glibc
 #endif
 
-/// BENCHMARKS.md §5: the 200 MB multipart form, streamed, written to a file, and its memory.
+/// Docs/Benchmarks.md §5: the 200 MB multipart form, streamed, written to a file, and its memory.
 enum MultipartBenchmarks {
     static let boundary = "peerbench.boundary.0123456789abcdef"
     static let title = "Benchmark upload \u{2713} \u{6771}\u{4EAC}"

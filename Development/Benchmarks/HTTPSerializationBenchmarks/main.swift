@@ -7,7 +7,7 @@ import HTTPSerialization
 import SeededGenerators
 
 // `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart]`: every figure is
-// a ratio against a peer measured in this same run (BENCHMARKS.md). `--quick` shrinks the
+// a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
 if let index = CommandLine.arguments.firstIndex(of: "--load") {
@@ -81,7 +81,7 @@ var ratios: [(name: String, value: Double, target: Double)] = []
 
 print("swift-http-serialization benchmarks\(quick ? " (quick smoke run: inputs shrunk, targets not judged)" : "")")
 
-// MARK: Percent-escaping, BENCHMARKS.md §4
+// MARK: Percent-escaping, Docs/Benchmarks.md §4
 
 if section("escaping") {
     let text = Inputs.text(minimumBytes: quick ? 200_000 : 10_000_000)
@@ -106,10 +106,10 @@ if section("escaping") {
     print("  addingPercentEncoding      \(format(bytes / referenceSeconds / 1e6)) MB/s")
     print("  ratio                      \(format(ratio))x   (target >= 30x)")
     recordRatio("percent-escaping-vs-foundation", ratio, target: 30)
-    if !quick { print("  output digest              \(ours.utf8.count) bytes, SHA-256 matches BENCHMARKS.md: \(failures.isEmpty)") }
+    if !quick { print("  output digest              \(ours.utf8.count) bytes, SHA-256 matches Docs/Benchmarks.md: \(failures.isEmpty)") }
 }
 
-// MARK: Query strings, BENCHMARKS.md §3
+// MARK: Query strings, Docs/Benchmarks.md §3
 
 if section("query") {
     let keys = quick ? 1_000 : 10_000
@@ -176,14 +176,14 @@ if section("requests") {
     RequestBenchmarks.run(quick: quick, runs: runs)
 }
 
-// MARK: JSON responses, BENCHMARKS.md §6
+// MARK: JSON responses, Docs/Benchmarks.md §6
 
 if section("json") {
     JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     JSONBenchmarks.runWriter(quick: quick, runs: runs)
 }
 
-// MARK: Multipart, BENCHMARKS.md §5
+// MARK: Multipart, Docs/Benchmarks.md §5
 
 if section("multipart") {
     do {

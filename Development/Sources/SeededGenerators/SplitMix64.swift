@@ -1,4 +1,4 @@
-/// The seeded generator of BENCHMARKS.md §1–2: SplitMix64 and the token alphabet, shared by
+/// The seeded generator of Docs/Benchmarks.md §1–2: SplitMix64 and the token alphabet, shared by
 /// the benchmarks and the property tests so both draw the same reproducible inputs.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64

@@ -13,12 +13,14 @@ public struct AnyResponseSerializer: ResponseSerializer {
     /// The wrapped serializer's type, for inspection.
     public let wrappedType: Any.Type
 
+    /// Wraps `serializer`, keeping its archived form when it is one of the package's own.
     public init<Serializer: ResponseSerializer>(_ serializer: Serializer) {
         serialize = { response in try serializer.responseObject(for: response) }
         archive = ResponseSerializerArchive(serializer)
         wrappedType = Serializer.self
     }
 
+    /// The wrapped serializer's output, as `Any?`.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         try serialize(response)
     }
@@ -34,14 +36,20 @@ public struct AnyResponseSerializer: ResponseSerializer {
 /// ```
 @dynamicMemberLookup
 public struct CompoundResponseSerializer: HTTPResponseSerializerComposing {
+    /// The validation that decides when no serializer yields a value.
     public var base: HTTPResponseSerializer
+    /// The serializers to try, in order.
     public var serializers: [AnyResponseSerializer]
 
+    /// A compound that tries `serializers` in order, then falls back to `base`, which by default
+    /// accepts status codes 200–299 and any content type.
     public init(_ serializers: [AnyResponseSerializer], base: HTTPResponseSerializer = HTTPResponseSerializer()) {
         self.serializers = serializers
         self.base = base
     }
 
+    /// The first non-nil value a serializer yields; otherwise what `base` returns: the body,
+    /// once it has validated the response.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         for serializer in serializers {
             if let value = try? serializer.responseObject(for: response) {

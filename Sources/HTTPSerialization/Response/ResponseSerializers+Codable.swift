@@ -67,6 +67,7 @@ extension CompoundResponseSerializer: Codable {
         try container.encode(archives, forKey: .serializers)
     }
 
+    /// Decodes a compound archived by ``encode(to:)``, rebuilding each child by its kind.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ComposedKeys.self)
         let archives = try container.decodeIfPresent([ResponseSerializerArchive].self, forKey: .serializers) ?? []

@@ -27,7 +27,8 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         /// `snake_case` keys become `camelCase` before matching, as `JSONDecoder` converts them:
         /// `user_id` matches a coding key `userId` (not `userID`); outer underscores are kept.
         case convertFromSnakeCase
-        /// Your function maps the path to each key (its last element is the key as written) to the key to match.
+        /// Your function maps the path to each key (its last element is the key as written) to the key to
+        /// match.
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
     }
 
@@ -67,22 +68,28 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 
+    /// How object keys are matched to coding keys; ``KeyDecodingStrategy/useDefaultKeys`` by default.
     public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    /// How dates are read; ``DateDecodingStrategy/deferredToDate`` by default.
     public var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+    /// How data is read; ``DataDecodingStrategy/base64`` by default.
     public var dataDecodingStrategy: DataDecodingStrategy = .base64
+    /// How infinity and NaN are read; `.throw` (not accepted) by default.
     public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
     /// Values handed to every `init(from:)` as `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// The deepest nesting of arrays and objects read; deeper documents are a
-    /// `DecodingError.dataCorrupted` whose underlying error is ``JSONReadingError``.
+    /// `DecodingError.dataCorrupted` whose underlying error is ``/HTTPSerializationCore/JSONReadingError``.
     public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
 
+    /// A decoder with `JSONDecoder`'s default strategies.
     public init() {}
 
     /// Decodes a value of `type` from a JSON document (UTF-8, or UTF-16/32 as the reader detects).
     ///
-    /// - Throws: `DecodingError`: `dataCorrupted` with an underlying ``JSONReadingError`` for a
-    ///   document that is not JSON, otherwise the kind and coding path of the value at fault.
+    /// - Throws: `DecodingError`: `dataCorrupted` with an underlying
+    ///   ``/HTTPSerializationCore/JSONReadingError`` for a document that is not JSON, otherwise the kind and
+    ///   coding path of the value at fault.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let tape: JSONTape
         do {

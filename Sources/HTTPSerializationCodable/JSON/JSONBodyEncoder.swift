@@ -69,15 +69,21 @@ public struct JSONBodyEncoder: Sendable {
     /// Layout: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes` (`.fragmentsAllowed` is implied:
     /// a model that encodes a single value is written as that value).
     public var outputFormatting: JSONWritingOptions = []
+    /// How coding keys are spelled; ``KeyEncodingStrategy/useDefaultKeys`` by default.
     public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    /// How dates are written; ``DateEncodingStrategy/deferredToDate`` by default.
     public var dateEncodingStrategy: DateEncodingStrategy = .deferredToDate
+    /// How data is written; ``DataEncodingStrategy/base64`` by default.
     public var dataEncodingStrategy: DataEncodingStrategy = .base64
+    /// How infinity and NaN are written; `.throw` (an error) by default.
     public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
     /// Values handed to every `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    /// The deepest nesting a model may encode; deeper is ``RequestSerializationError/nestingTooDeep(path:limit:)``.
+    /// The deepest nesting a model may encode; deeper is
+    /// ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)``.
     public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
 
+    /// An encoder with `JSONEncoder`'s default strategies and compact output.
     public init() {}
 
     var keysAsWritten: Bool {
@@ -87,8 +93,8 @@ public struct JSONBodyEncoder: Sendable {
 
     /// The JSON text of `value`, in UTF-8.
     ///
-    /// - Throws: `EncodingError.invalidValue` for a non-conforming float under `.throw` or a
-    ///   model that encodes nothing; ``HTTPSerializationError`` past the depth limit; and any
+    /// - Throws: `EncodingError.invalidValue` for a non-conforming float under `.throw` or a model that
+    ///   encodes nothing; ``/HTTPSerializationCore/HTTPSerializationError`` past the depth limit; and any
     ///   error the model's own `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         // Models are usually encoded in order, each key once: then the text is written as

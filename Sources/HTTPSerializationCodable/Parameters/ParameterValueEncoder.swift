@@ -18,8 +18,9 @@ extension ParameterValue {
     /// let parameters = try ParameterValue(encoding: Search(q: "swift", page: 2))
     /// ```
     ///
-    /// - Throws: ``RequestSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`
-    ///   levels, ``RequestSerializationError/invalidParameter(path:reason:)`` when nothing was
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past
+    ///   `maximumDepth` levels,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)`` when nothing was
     ///   encoded, and any error the model's own `encode(to:)` throws, unchanged.
     public init(encoding value: some Encodable, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
         try self.init(encoding: value, maximumDepth: maximumDepth, json: nil)

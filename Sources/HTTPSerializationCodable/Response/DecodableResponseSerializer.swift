@@ -8,6 +8,7 @@ import HTTPSerializationCore
 /// A decoder a ``DecodableResponseSerializer`` can use: ``JSONBodyDecoder`` (the default),
 /// `JSONDecoder`, `PropertyListDecoder`, or your own.
 public protocol ResponseBodyDecoder: Sendable {
+    /// Decodes a value of `type` from a response body, or throws.
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
 }
 
@@ -16,16 +17,20 @@ extension PropertyListDecoder: ResponseBodyDecoder {}
 
 /// A type that can stand for a response with no body (204, 205, HEAD, …).
 public protocol EmptyResponseRepresentable {
+    /// The value that stands for an empty body.
     static var emptyResponseValue: Self { get }
 }
 
 extension Optional: EmptyResponseRepresentable {
+    /// `nil`: an optional decodes an empty body as no value.
     public static var emptyResponseValue: Self { nil }
 }
 
 /// The value of a response that has, and should have, no body.
 public struct EmptyResponse: Decodable, EmptyResponseRepresentable, Sendable, Equatable {
+    /// Creates the empty value.
     public init() {}
+    /// A new ``EmptyResponse``.
     public static var emptyResponseValue: EmptyResponse { EmptyResponse() }
 }
 
@@ -47,7 +52,9 @@ public struct EmptyResponse: Decodable, EmptyResponseRepresentable, Sendable, Eq
 /// ```
 @dynamicMemberLookup
 public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSerializerComposing {
+    /// The shared validation; JSON content types by default.
     public var base: HTTPResponseSerializer
+    /// The decoder for bodies that are not empty; ``JSONBodyDecoder`` by default.
     public var decoder: any ResponseBodyDecoder
     /// Status codes whose body is empty by definition.
     public var emptyResponseCodes: Set<Int> = [204, 205]
@@ -58,6 +65,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     /// Treat a body of only whitespace as empty (true by default: JSON cannot be blank).
     public var treatsWhitespaceAsEmpty = true
 
+    /// A serializer that decodes `Value` with `decoder`, accepting JSON content types by default.
     public init(
         _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONBodyDecoder(),
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: HTTPResponseSerializer.jsonContentTypes)
@@ -66,6 +74,11 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
         self.base = base
     }
 
+    /// Validates the response, then decodes its body as `Value`; an expected empty body gives
+    /// ``EmptyResponseRepresentable/emptyResponseValue``.
+    ///
+    /// - Throws: validation errors, or `ResponseSerializationError.responseSerializationFailed`
+    ///   for an unexpected empty body or one that does not decode.
     public func responseObject(for response: ResponseContext) throws -> Value {
         try base.validate(response)
         let context = response.withoutDecodedBody

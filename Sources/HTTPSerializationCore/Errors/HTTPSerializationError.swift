@@ -92,13 +92,17 @@ extension RequestSerializationError {
     /// AFNetworking's domain for request-serialization errors.
     public static var domain: String { "com.alamofire.error.serialization.request" }
 
+    /// -1000 (`NSURLErrorBadURL`) for ``invalidURL(_:)``; -1016
+    /// (`NSURLErrorCannotDecodeContentData`) for every other case, as AFNetworking used.
     public var code: Int {
         if case .invalidURL = self { return -1000 }  // NSURLErrorBadURL
         return -1016  // NSURLErrorCannotDecodeContentData, as AFNetworking used for every other request failure
     }
 
+    /// Always nil: a request error carries no response.
     public var responseContext: ResponseContext? { nil }
 
+    /// One sentence on what failed, naming the URL, method, header, parameter path or part at fault.
     public var reason: String {
         switch self {
         case .invalidURL(let string):
@@ -151,6 +155,7 @@ extension RequestSerializationError {
         }
     }
 
+    /// The error a JSON or property-list writer threw, if any; nil for other cases.
     public var underlyingError: (any Error)? {
         switch self {
         case .invalidJSONParameters(_, let underlying), .invalidPropertyListParameters(_, let underlying):
@@ -196,6 +201,8 @@ extension ResponseSerializationError {
     /// AFNetworking's domain for response-serialization errors.
     public static var domain: String { "com.alamofire.error.serialization.response" }
 
+    /// -1011 (`NSURLErrorBadServerResponse`) for an unacceptable status code; -1016
+    /// (`NSURLErrorCannotDecodeContentData`) for every other case.
     public var code: Int {
         if case .unacceptableStatusCode = self { return -1011 }  // NSURLErrorBadServerResponse
         return -1016  // NSURLErrorCannotDecodeContentData
@@ -211,6 +218,7 @@ extension ResponseSerializationError {
         }
     }
 
+    /// The response and body the error is about; never nil.
     public var responseContext: ResponseContext? { context }
 
     /// Whether this error or one it wraps is an unacceptable content type: AFNetworking's
@@ -224,6 +232,8 @@ extension ResponseSerializationError {
         }
     }
 
+    /// AFNetworking's wording for status and content-type failures (`Request failed: …`);
+    /// otherwise the decoder's or reader's reason.
     public var reason: String {
         switch self {
         case .unacceptableStatusCode(let code, _, _):
@@ -243,6 +253,7 @@ extension ResponseSerializationError {
         }
     }
 
+    /// The same text as ``reason``.
     public var description: String { reason }
 
     /// The decoder's or Foundation's error, or the validation error this one wraps.
@@ -261,18 +272,21 @@ extension ResponseSerializationError {
 /// A lower-level error carried inside a request or response error: a decoder's
 /// `DecodingError`, or an error from Foundation's serializers.
 ///
-/// Two are equal when they have the same type and description, so errors that carry one
-/// still compare with `==`.
+/// Two are equal when they have the same type and debug description, so errors that carry
+/// one still compare with `==`.
 public struct UnderlyingError: Sendable, Equatable, CustomStringConvertible {
     /// The error as it was thrown.
     public let error: any Error
 
+    /// Wraps `error`.
     public init(_ error: any Error) {
         self.error = error
     }
 
+    /// The wrapped error as `String(describing:)` prints it.
     public var description: String { String(describing: error) }
 
+    /// Whether both wrap errors of the same type that print the same with `String(reflecting:)`.
     public static func == (lhs: UnderlyingError, rhs: UnderlyingError) -> Bool {
         type(of: lhs.error) == type(of: rhs.error) && String(reflecting: lhs.error) == String(reflecting: rhs.error)
     }

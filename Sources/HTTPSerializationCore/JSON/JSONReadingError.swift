@@ -29,16 +29,19 @@ public struct JSONReadingError: Error, Sendable, Hashable, CustomStringConvertib
         case nestingTooDeep(limit: Int)
     }
 
+    /// The kind of fault.
     public var reason: Reason
     /// Byte offset in the document as received (after a byte-order mark, in the converted
     /// UTF-8 for UTF-16 and UTF-32 documents).
     public var offset: Int
 
+    /// An error of kind `reason` at byte `offset`.
     public init(_ reason: Reason, offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
+    /// The fault and its byte offset in one sentence: `The JSON document is refused at byte 7: …`.
     public var description: String {
         "The JSON document is refused at byte \(offset): \(reasonText)."
     }

@@ -9,6 +9,7 @@ import Foundation
 public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
     /// The same bits as `JSONSerialization.WritingOptions`, so archived options carry over.
     public let rawValue: UInt
+    /// Options from their bits, which are `JSONSerialization.WritingOptions`'s.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// Line breaks and two-space indentation, `"key" : value` in objects.

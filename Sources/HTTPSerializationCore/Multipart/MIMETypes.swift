@@ -22,6 +22,7 @@ public enum MIMETypes {
         return type(forPathExtension: String(fileName[fileName.index(after: dot)...]))
     }
 
+    /// The type for an unknown extension or a name without one: `application/octet-stream`.
     public static let defaultType = "application/octet-stream"
 
     /// Every extension the table knows, lower-cased.

@@ -30,18 +30,24 @@ extension MultipartFormData {
 /// Chunks of at most `chunkSize` bytes (or the throttle's packet size), read lazily; the
 /// throttle's delay is a `Task.sleep`, so no thread is blocked.
 public struct MultipartBodyChunks: AsyncSequence, Sendable {
+    /// Each chunk is `Data` of at most ``chunkSize`` bytes.
     public typealias Element = Data
 
+    /// The form whose body the chunks make up.
     public let form: MultipartFormData
+    /// The most bytes one chunk holds (at least 1); a throttle's packet size can lower it.
     public let chunkSize: Int
 
+    /// An iterator that reads the body afresh from its first byte.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(producer: MultipartChunkProducer(form: form, chunkSize: chunkSize))
     }
 
+    /// Reads the body lazily, one chunk per `next()`, and closes the parts when it ends or fails.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var producer: MultipartChunkProducer
 
+        /// The next chunk, or nil once the body has ended; throws what reading a part throws.
         public mutating func next() async throws -> Data? {
             try await producer.next { count, read in
                 var chunk = Data(count: count)
@@ -56,21 +62,27 @@ public struct MultipartBodyChunks: AsyncSequence, Sendable {
 /// The body as `ArraySlice<UInt8>` chunks with its exact ``length``, read lazily and again on
 /// every iteration (unless a part is a one-shot stream).
 public struct MultipartByteChunks: AsyncSequence, Sendable {
+    /// Each chunk is an `ArraySlice<UInt8>` of at most ``chunkSize`` bytes.
     public typealias Element = ArraySlice<UInt8>
 
+    /// The form whose body the chunks make up.
     public let form: MultipartFormData
+    /// The most bytes one chunk holds (at least 1); a throttle's packet size can lower it.
     public let chunkSize: Int
 
     /// The number of bytes every iteration yields: the form's `Content-Length`.
     public var length: UInt64 { form.contentLength }
 
+    /// An iterator that reads the body afresh from its first byte.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(producer: MultipartChunkProducer(form: form, chunkSize: chunkSize))
     }
 
+    /// Reads the body lazily, one chunk per `next()`, and closes the parts when it ends or fails.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var producer: MultipartChunkProducer
 
+        /// The next chunk, or nil once the body has ended; throws what reading a part throws.
         public mutating func next() async throws -> ArraySlice<UInt8>? {
             try await producer.next { count, read in
                 var filled = 0

@@ -7,7 +7,7 @@ import HTTPTypes
 
 extension HTTPRequestSerializerComposing {
     /// Builds a `multipart/form-data` request over swift-http-types: the form of
-    /// ``multipartFormRequest(method:urlString:parameters:boundary:constructingBody:)`` whose
+    /// `multipartFormRequest(method:urlString:parameters:boundary:constructingBody:)` whose
     /// body is the form itself, streamed by the transport with its exact length.
     ///
     /// - Throws: ``RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,

@@ -28,7 +28,9 @@ public struct MultipartFormData: Sendable {
 
     /// At most `packetSize` bytes per read, with `delay` seconds between packets.
     public struct Throttle: Sendable, Hashable {
+        /// The most bytes one read returns (at least 1).
         public var packetSize: Int
+        /// Seconds to wait before every packet after the first (0 or more).
         public var delay: TimeInterval
     }
 

@@ -1,9 +1,9 @@
 /// A part's bytes, read on demand: the Swift form of an `InputStream` for
 /// ``MultipartFormData/appendPart(streamFactory:name:fileName:length:mimeType:)``.
 ///
-/// The form reads a stream from one thread at a time, never asks for more than the bytes
-/// still declared, and closes it when the part is done or the body is abandoned. A stream
-/// that ends early or runs long is reported as ``RequestSerializationError/multipartLengthMismatch(part:declared:actual:)``.
+/// The form reads a stream from one thread at a time, never asks for more than the bytes still declared, and
+/// closes it when the part is done or the body is abandoned. A stream that ends early or runs long is
+/// reported as ``RequestSerializationError/multipartLengthMismatch(part:declared:actual:)``.
 ///
 /// ```swift
 /// final class Repeating: MultipartPartStream {
@@ -29,6 +29,7 @@ public struct MultipartStreamError: Error, Sendable, Equatable {
     /// Why the stream failed, as it reads after the part's name: "the stream failed: …".
     public var reason: String
 
+    /// A failure to report with `reason`.
     public init(reason: String) {
         self.reason = reason
     }

@@ -8,11 +8,14 @@ import Foundation
 /// recursion; hashing looks at most ``hashedLevels`` levels down, which keeps it bounded
 /// while equal values still hash equally.
 extension ParameterValue: Hashable {
+    /// Whether two trees hold the same values; sets and dictionaries compare without order.
+    /// Cases never mix: `.int(1)` is not equal to `.double(1)`.
     public static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
         var comparison = TreeComparison()
         return comparison.run(lhs, rhs)
     }
 
+    /// Hashes the top four container levels; sets and dictionaries hash the same in any order.
     public func hash(into hasher: inout Hasher) {
         hash(into: &hasher, levels: ParameterValue.hashedLevels)
     }

@@ -6,9 +6,9 @@ import Foundation
 
 /// The one parameter tree that every encoder in the package reads.
 ///
-/// Build it with literals, from a Foundation object graph with ``init(any:maximumDepth:)``,
-/// or from a `Codable` model with ``init(encoding:maximumDepth:)``; then hand it to a query
-/// string, form, JSON, property-list or multipart encoder.
+/// Build it with literals, from a Foundation object graph with `init(any:maximumDepth:)` (the
+/// Foundation layer), or from a `Codable` model with `init(encoding:maximumDepth:)` (the Codable
+/// layer); then hand it to a query string, form, JSON, property-list or multipart encoder.
 ///
 /// ```swift
 /// let parameters: ParameterValue = [
@@ -23,20 +23,27 @@ import Foundation
 /// ``ParameterDictionary``, which read like Swift's collections; a tree of any depth is
 /// freed, compared, hashed and printed without recursion.
 public enum ParameterValue: Sendable {
+    /// Text, escaped as each body format requires.
     case string(String)
+    /// A signed integer.
     case int(Int)
+    /// A floating-point number; NaN and infinity have no JSON form.
     case double(Double)
     /// An exact decimal number: `Decimal` model fields and unsigned integers above `Int.max`.
     case decimal(Decimal)
+    /// A boolean: `1` or `0` in AFNetworking's query style, `true` or `false` in JSON.
     case bool(Bool)
     /// An explicit null: a bare key in a query string, `null` in JSON.
     case null
+    /// Bytes: Base64 in a query string, raw in a multipart field; JSON cannot hold them.
     case data(Data)
+    /// A point in time, written as ``QueryStringStyle/dateEncoding`` says; JSON cannot hold it.
     case date(Date)
     /// An ordered list: `a[]=1&a[]=2` in AFNetworking's query style.
     case array(ParameterArray)
     /// An unordered collection: repeated keys `a=1&a=2`, sorted, in AFNetworking's query style.
     case set(ParameterSet)
+    /// Keyed values: `a[b]=1` in AFNetworking's query style, an object in JSON.
     case dictionary(ParameterDictionary)
 
     // Disfavoured so that a literal such as `.set([1, 2])` builds the container directly
@@ -106,26 +113,32 @@ extension ParameterValue {
 // MARK: - Literals
 
 extension ParameterValue: ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
+    /// Creates a `.string` value from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension ParameterValue: ExpressibleByIntegerLiteral {
+    /// Creates an `.int` value from an integer literal.
     public init(integerLiteral value: Int) { self = .int(value) }
 }
 
 extension ParameterValue: ExpressibleByFloatLiteral {
+    /// Creates a `.double` value from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension ParameterValue: ExpressibleByBooleanLiteral {
+    /// Creates a `.bool` value from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension ParameterValue: ExpressibleByNilLiteral {
+    /// Creates `.null` from `nil`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension ParameterValue: ExpressibleByArrayLiteral {
+    /// Creates an `.array` value from an array literal.
     public init(arrayLiteral elements: ParameterValue...) { self = .array(ParameterArray(elements)) }
 }
 

@@ -22,15 +22,18 @@ public struct PropertyListReadingError: Error, Sendable, Hashable, CustomStringC
         case invalidValue(String)
     }
 
+    /// The kind of fault.
     public var reason: Reason
     /// Byte offset in the document, when one place is at fault.
     public var offset: Int?
 
+    /// An error of kind `reason`, at byte `offset` when one place is at fault.
     public init(_ reason: Reason, offset: Int? = nil) {
         self.reason = reason
         self.offset = offset
     }
 
+    /// The fault in one sentence, with its byte offset when known: `The property list is refused: …`.
     public var description: String {
         let text: String
         switch reason {

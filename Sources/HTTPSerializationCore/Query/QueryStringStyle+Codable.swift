@@ -11,6 +11,9 @@ extension QueryStringStyle: Codable {
         case arrayEncoding, keyEncoding, boolEncoding, spaceEncoding, nullEncoding, dateEncoding, dataEncoding
     }
 
+    /// Decodes a style archived by ``encode(to:)``; missing fields take AFNetworking's defaults.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for an unknown date or data encoding name.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = QueryStringStyle()
@@ -40,6 +43,7 @@ extension QueryStringStyle: Codable {
         }
     }
 
+    /// Archives every field by name; throws `EncodingError.invalidValue` for a custom date or data closure.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(arrayEncoding, forKey: .arrayEncoding)

@@ -81,12 +81,19 @@ public struct QueryStringStyle: Sendable {
         case custom(@Sendable (Data) -> String)
     }
 
+    /// How array elements are named; ``ArrayEncoding/brackets`` by default.
     public var arrayEncoding: ArrayEncoding
+    /// How nested dictionary keys are joined; ``KeyEncoding/brackets`` by default.
     public var keyEncoding: KeyEncoding
+    /// How booleans are written; ``BoolEncoding/numeric`` by default.
     public var boolEncoding: BoolEncoding
+    /// How spaces are written; ``SpaceEncoding/percentEscaped`` by default.
     public var spaceEncoding: SpaceEncoding
+    /// How nulls are written; ``NullEncoding/bareKey`` by default.
     public var nullEncoding: NullEncoding
+    /// How dates are written; ``DateEncoding/foundationDescription`` by default.
     public var dateEncoding: DateEncoding
+    /// How data is written; ``DataEncoding/base64`` by default.
     public var dataEncoding: DataEncoding
 
     /// A style; every default is AFNetworking's, so `QueryStringStyle()` is ``afNetworking``.

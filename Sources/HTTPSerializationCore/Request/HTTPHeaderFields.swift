@@ -12,9 +12,12 @@
 public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
     /// One header field as set, with the name's original spelling.
     public struct Field: Sendable, Hashable, Codable {
+        /// The field name, spelled as it was set.
         public var name: String
+        /// The field value.
         public var value: String
 
+        /// A field with this name and value; it is checked only when set on a list.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -23,6 +26,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
 
     private var fields: [Field] = []
 
+    /// An empty list.
     public init() {}
 
     /// Builds the list from fields in order; a later field replaces an earlier one with the same name.
@@ -83,9 +87,12 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
         return result
     }
 
+    /// The number of fields, counting each occurrence of a repeated name.
     public var count: Int { fields.count }
+    /// Whether the list holds no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// An iterator over the fields, in order.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
@@ -140,6 +147,7 @@ extension HTTPHeaderFields: Codable {
         }
     }
 
+    /// Encodes the fields, in order, as a list of `{name, value}` objects.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(fields)

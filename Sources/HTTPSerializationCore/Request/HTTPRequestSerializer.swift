@@ -69,11 +69,18 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
         self.headers = headers
     }
 
+    /// The serializer itself: it is its own base, so the composing API applies to it directly.
     public var base: HTTPRequestSerializer {
         get { self }
         set { self = newValue }
     }
 
+    /// Applies the default headers, then writes `parameters` into the query for the methods in
+    /// ``methodsEncodingParametersInURI``; other methods get an `application/x-www-form-urlencoded`
+    /// body that replaces `body` (empty when `parameters` is nil).
+    ///
+    /// - Throws: ``RequestSerializationError`` for an unsafe request, parameters nested past
+    ///   ``maximumParameterDepth``, or form text that ``stringEncoding`` cannot hold.
     public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
         var request = try applyingHeaders(to: request)
         let query = try parameters.map { try queryString(for: request, parameters: $0) }

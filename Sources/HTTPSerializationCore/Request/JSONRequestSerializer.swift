@@ -17,16 +17,21 @@ import HTTPTypes
 /// ```
 @dynamicMemberLookup
 public struct JSONRequestSerializer: HTTPRequestSerializerComposing {
+    /// The shared configuration: default headers, request properties and the methods that take a query.
     public var base: HTTPRequestSerializer
     /// Layout options, spelled and written as `JSONSerialization`'s by the package's own
     /// writer; `.fragmentsAllowed` lets a bare scalar be the body.
     public var writingOptions: JSONWritingOptions
 
+    /// A JSON serializer over `base` (by default with AFNetworking's headers); compact output by default.
     public init(base: HTTPRequestSerializer = HTTPRequestSerializer(), writingOptions: JSONWritingOptions = []) {
         self.base = base
         self.writingOptions = writingOptions
     }
 
+    /// Writes `parameters` as a JSON body, with `Content-Type: application/json` unless one is set;
+    /// methods that take a query get a query string, and without parameters `body` is kept.
+    ///
     /// - Throws: ``RequestSerializationError/invalidJSONParameters(reason:underlying:)`` for
     ///   sets, data, dates, NaN, infinity, or a top-level scalar without `.fragmentsAllowed`;
     ///   ``RequestSerializationError/nestingTooDeep(path:limit:)`` past the depth limit.

@@ -14,6 +14,8 @@ extension HTTPRequestSerializer: Codable {
         case networkServiceType
     }
 
+    /// Decodes a serializer archived by ``encode(to:)``; missing keys keep `init(headers:)`'s
+    /// defaults, so an archive without headers has none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(headers: try container.decodeIfPresent(HTTPHeaderFields.self, forKey: .headers) ?? HTTPHeaderFields())
@@ -39,6 +41,7 @@ extension HTTPRequestSerializer: Codable {
             forKey: .networkServiceType, known: Self.networkServiceTypeRawValues, of: "URLRequest.NetworkServiceType")
     }
 
+    /// Archives every field; throws `EncodingError.invalidValue` when ``queryStringSerialization`` is set.
     public func encode(to encoder: any Encoder) throws {
         if queryStringSerialization != nil {
             throw EncodingError.invalidValue(self, EncodingError.Context(
@@ -65,6 +68,7 @@ extension JSONRequestSerializer: Codable {
         case base, writingOptions
     }
 
+    /// Decodes a serializer archived by ``encode(to:)``; a missing base has no default headers.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -73,6 +77,7 @@ extension JSONRequestSerializer: Codable {
                 rawValue: try container.decodeIfPresent(UInt.self, forKey: .writingOptions) ?? 0))
     }
 
+    /// Archives the base and the writing options' bits.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(base, forKey: .base)

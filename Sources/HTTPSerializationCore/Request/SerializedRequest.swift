@@ -23,6 +23,7 @@ public struct SerializedRequest: Sendable {
     /// What goes on the wire after the head.
     public var body: RequestBody
 
+    /// Pairs a request head with its body; no body by default.
     public init(request: HTTPRequest, body: RequestBody = .none) {
         self.request = request
         self.body = body

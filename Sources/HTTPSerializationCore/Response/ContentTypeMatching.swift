@@ -11,6 +11,7 @@ public struct ContentTypeMatching: Sendable, Hashable, Codable {
     /// response without a charset is accepted either way.
     public var acceptableCharsets: Set<String>?
 
+    /// Matching rules; by default, as in AFNetworking, no structured suffixes and any charset.
     public init(acceptsStructuredSuffixes: Bool = false, acceptableCharsets: Set<String>? = nil) {
         self.acceptsStructuredSuffixes = acceptsStructuredSuffixes
         self.acceptableCharsets = acceptableCharsets

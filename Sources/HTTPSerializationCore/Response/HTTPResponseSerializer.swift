@@ -22,7 +22,7 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     public var acceptableStatusCodes: Set<Int>? = Set(200..<300)
     /// Accepted MIME types (wildcards allowed); nil accepts any.
     public var acceptableContentTypes: Set<String>?
-    /// The content types of JSON bodies: what ``DecodableResponseSerializer`` and
+    /// The content types of JSON bodies: what `DecodableResponseSerializer` and
     /// `JSONResponseSerializer` accept by default.
     public static let jsonContentTypes: Set<String> = ["application/json", "text/json", "text/javascript"]
     /// How content types are compared.
@@ -34,6 +34,7 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
         self.acceptableContentTypes = acceptableContentTypes
     }
 
+    /// The serializer itself: it is its own base, so the composing API applies to it directly.
     public var base: HTTPResponseSerializer {
         get { self }
         set { self = newValue }

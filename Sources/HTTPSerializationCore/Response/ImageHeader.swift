@@ -7,14 +7,20 @@ import Foundation
 /// An image's format and pixel size read from its header alone, so size limits apply
 /// before any decoder allocates pixels.
 public struct ImageHeader: Sendable, Equatable {
+    /// An image format whose header the reader recognises.
     public enum Format: String, Sendable, Codable, CaseIterable {
+        /// PNG, JPEG, GIF, BMP, ICO (Windows icon), TIFF and WebP; the raw value is the lower-case name.
         case png, jpeg, gif, bmp, ico, tiff, webp
     }
 
+    /// The format the file's signature names.
     public var format: Format
+    /// The width in pixels, as the header gives it.
     public var width: Int
+    /// The height in pixels, as the header gives it.
     public var height: Int
 
+    /// `width × height`, or `Int.max` when the product overflows.
     public var pixelCount: Int { width.multipliedReportingOverflow(by: height).overflow ? .max : width * height }
 
     /// The header of `data`, or nil when it is not a supported image or its header is cut short.

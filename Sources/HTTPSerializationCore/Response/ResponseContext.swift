@@ -11,7 +11,7 @@ import HTTPTypes
 ///
 /// A failed status check usually comes with a useful body (`{"error": "…"}`): read it from
 /// ``data`` or ``decodedBody``, or decode it with
-/// ``DecodableResponseSerializer/decodeErrorPayload(_:from:)``.
+/// `DecodableResponseSerializer.decodeErrorPayload(_:from:)`.
 public struct ResponseContext: Sendable {
     /// The response head; nil for a response that was not HTTP (a `file:` URL), which
     /// passes validation.

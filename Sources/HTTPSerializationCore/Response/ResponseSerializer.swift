@@ -12,6 +12,7 @@ import HTTPTypes
 /// then reads an `HTTPResponse` and body, and, with the `HTTPSerialization` product, a
 /// `URLResponse` and `Data` as AFNetworking did.
 public protocol ResponseSerializer: Sendable {
+    /// The value a response decodes to.
     associatedtype Output
     /// The decoded body, or a typed error that carries the response and body.
     func responseObject(for response: ResponseContext) throws -> Output
@@ -21,7 +22,7 @@ extension ResponseSerializer {
     /// Validates and decodes a swift-http-types response and its body.
     ///
     /// ```swift
-    /// let value = try JSONBodyResponseSerializer().responseObject(for: head, data: body)
+    /// let value = try HTTPResponseSerializer().responseObject(for: head, data: body)   // validated Data?
     /// ```
     public func responseObject(for response: HTTPResponse, data: Data?, requestMethod: HTTPRequest.Method? = nil) throws -> Output {
         try responseObject(for: ResponseContext(response: response, data: data, requestMethod: requestMethod))
@@ -31,6 +32,7 @@ extension ResponseSerializer {
 /// A response serializer built around an ``HTTPResponseSerializer`` holding the shared
 /// validation (acceptable status codes and content types).
 public protocol HTTPResponseSerializerComposing: ResponseSerializer {
+    /// The shared validation: acceptable status codes and content types.
     var base: HTTPResponseSerializer { get set }
 }
 

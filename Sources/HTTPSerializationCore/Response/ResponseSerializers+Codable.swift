@@ -11,6 +11,8 @@ extension HTTPResponseSerializer: Codable {
         case acceptableStatusCodes, acceptableContentTypes, contentTypeMatching
     }
 
+    /// Decodes a serializer archived by ``encode(to:)``; a missing status-code or content-type
+    /// list accepts any.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -19,6 +21,7 @@ extension HTTPResponseSerializer: Codable {
         contentTypeMatching = try container.decodeIfPresent(ContentTypeMatching.self, forKey: .contentTypeMatching) ?? ContentTypeMatching()
     }
 
+    /// Archives the status codes and content types, sorted so the output is stable, and the matching rules.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(acceptableStatusCodes.map { $0.sorted() }, forKey: .acceptableStatusCodes)

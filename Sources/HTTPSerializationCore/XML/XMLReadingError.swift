@@ -42,16 +42,19 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case processingInstructionWithoutData
     }
 
+    /// The kind of fault.
     public var reason: Reason
     /// Byte offset in the document as received (for an entity's text, the offset of the
     /// reference); nil when the whole document is at fault.
     public var offset: Int?
 
+    /// An error of kind `reason`, at byte `offset` when one place is at fault.
     public init(_ reason: Reason, offset: Int? = nil) {
         self.reason = reason
         self.offset = offset
     }
 
+    /// The fault in one sentence, with its byte offset when known: `The XML document is refused: …`.
     public var description: String {
         guard let offset else { return "The XML document is refused: \(reasonText)." }
         return "The XML document is refused at byte \(offset): \(reasonText)."

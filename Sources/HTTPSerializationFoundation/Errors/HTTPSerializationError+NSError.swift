@@ -34,21 +34,31 @@ extension HTTPSerializationError {
 
 /// `error as NSError` is AFNetworking's `com.alamofire.error.serialization.request` error.
 extension RequestSerializationError: LocalizedError, CustomNSError {
+    /// The error's `description`, which `localizedDescription` returns.
     public var errorDescription: String? { description }
     /// Why the failure happened; for invalid JSON parameters AFNetworking's exact sentence,
     /// "The `parameters` argument is not valid JSON."
     public var failureReason: String? { reason }
+    /// AFNetworking's request domain, `com.alamofire.error.serialization.request`.
     public static var errorDomain: String { domain }
+    /// -1000 for an invalid URL, -1016 otherwise: the error's `code`.
     public var errorCode: Int { code }
+    /// AFNetworking's user info: description, failure reason and underlying error.
     public var errorUserInfo: [String: Any] { afUserInfo }
 }
 
 /// `error as NSError` is AFNetworking's `com.alamofire.error.serialization.response` error,
 /// with the response and body under AF's keys.
 extension ResponseSerializationError: LocalizedError, CustomNSError {
+    /// The error's `description`, which `localizedDescription` returns.
     public var errorDescription: String? { description }
+    /// Why the failure happened: the error's `reason`.
     public var failureReason: String? { reason }
+    /// AFNetworking's response domain, `com.alamofire.error.serialization.response`.
     public static var errorDomain: String { domain }
+    /// -1011 for an unacceptable status code, -1016 otherwise: the error's `code`.
     public var errorCode: Int { code }
+    /// AFNetworking's user info: description, failure reason, underlying error, the failing URL,
+    /// and the response and body under AF's keys.
     public var errorUserInfo: [String: Any] { afUserInfo }
 }

@@ -11,9 +11,9 @@ extension MultipartFormData {
 
 /// The body as an `InputStream`, read lazily on whichever thread the transport reads it.
 ///
-/// `hasBytesAvailable` stays true until the last byte has been read (URLSession on Linux
-/// stops at the first false). A failing part sets `streamStatus` to `.error` and
-/// `streamError` to the ``HTTPSerializationError``. Throttling blocks only the reading thread.
+/// `hasBytesAvailable` stays true until the last byte has been read (URLSession on Linux stops at the first
+/// false). A failing part sets `streamStatus` to `.error` and `streamError` to the
+/// ``/HTTPSerializationCore/HTTPSerializationError``. Throttling blocks only the reading thread.
 public final class MultipartBodyStream: InputStream {
     /// The form this stream reads; make another stream from it to replay the body.
     public let form: MultipartFormData
@@ -29,26 +29,33 @@ public final class MultipartBodyStream: InputStream {
         super.init(data: Data())
     }
 
+    /// Starts reading the body; only the first call has an effect, and an empty body is at its end at once.
     public override func open() {
         guard status == .notOpen else { return }
         reader = MultipartBodyReader(form: form)
         status = reader!.isAtEnd ? .atEnd : .open
     }
 
+    /// Closes the parts being read; the status becomes `.closed` unless the stream failed.
     public override func close() {
         reader?.close()
         reader = nil
         if status != .error { status = .closed }
     }
 
+    /// Where the stream is: not open, open, at its end, closed, or failed (`.error`).
     public override var streamStatus: Stream.Status { status }
 
+    /// The error that stopped the stream (the form's typed error), or nil.
     public override var streamError: (any Error)? { failure }
 
+    /// True while the stream is open, until the last byte has been read.
     public override var hasBytesAvailable: Bool {
         status == .open
     }
 
+    /// Reads up to `length` bytes (capped by the throttle's packet size) into `buffer` and returns
+    /// the count: 0 at the end or when not open, -1 after a failure (see `streamError`).
     public override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
         guard status == .open, let reader, length > 0 else {
             return status == .error ? -1 : 0
@@ -67,6 +74,7 @@ public final class MultipartBodyStream: InputStream {
         }
     }
 
+    /// Always false: the body is never held in one buffer.
     public override func getBuffer(
         _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length: UnsafeMutablePointer<Int>
     ) -> Bool {
@@ -74,13 +82,19 @@ public final class MultipartBodyStream: InputStream {
     }
 
     #if canImport(Darwin)
+    /// Always nil: the stream has no properties.
     public override func property(forKey key: Stream.PropertyKey) -> Any? { nil }
+    /// Always false: the stream has no properties to set.
     public override func setProperty(_ property: Any?, forKey key: Stream.PropertyKey) -> Bool { false }
     #else
+    /// Always nil: the stream has no properties.
     public override func property(forKey key: Stream.PropertyKey) -> AnyObject? { nil }
+    /// Always false: the stream has no properties to set.
     public override func setProperty(_ property: AnyObject?, forKey key: Stream.PropertyKey) -> Bool { false }
     #endif
 
+    /// Does nothing: the stream is read synchronously, never through a run loop.
     public override func schedule(in runLoop: RunLoop, forMode mode: RunLoop.Mode) {}
+    /// Does nothing: the stream is never scheduled on a run loop.
     public override func remove(from runLoop: RunLoop, forMode mode: RunLoop.Mode) {}
 }

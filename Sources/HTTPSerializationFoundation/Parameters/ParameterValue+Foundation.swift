@@ -16,10 +16,10 @@ extension ParameterValue {
     /// let parameters = try ParameterValue(any: legacy)
     /// ```
     ///
-    /// - Throws: ``RequestSerializationError/invalidParameter(path:reason:)`` for a value with no
-    ///   parameter form, a non-string key, or two canonically equivalent keys in one
-    ///   `NSDictionary`, and ``RequestSerializationError/nestingTooDeep(path:limit:)`` past
-    ///   `maximumDepth` levels.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)`` for a
+    ///   value with no parameter form, a non-string key, or two canonically equivalent keys in one
+    ///   `NSDictionary`, and ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)``
+    ///   past `maximumDepth` levels.
     public init(any value: Any, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
         var bridge = FoundationBridge(maximumDepth: maximumDepth)
         do {

@@ -21,9 +21,14 @@ extension HTTPRequestSerializerComposing {
     /// }
     /// ```
     ///
-    /// - Parameter boundary: a fixed boundary for reproducible bodies; random when nil.
-    /// - Throws: ``RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
-    ///   and whatever building the form throws.
+    /// - Parameters:
+    ///   - method: the HTTP method; GET and HEAD cannot carry a form.
+    ///   - urlString: the absolute URL to send the form to.
+    ///   - parameters: values sent as form fields before the parts.
+    ///   - boundary: a fixed boundary for reproducible bodies; random when nil.
+    ///   - constructingBody: appends the form's parts.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET
+    ///   and HEAD, and whatever building the form throws.
     public func multipartFormRequest(
         method: String, urlString: String, parameters: ParameterValue? = nil, boundary: String? = nil,
         constructingBody: (inout MultipartFormData) throws -> Void = { _ in }
@@ -35,8 +40,9 @@ extension HTTPRequestSerializerComposing {
     /// A request that sends `form`: the serializer's headers and properties, the form's
     /// `Content-Type` and exact `Content-Length`, and a fresh body stream.
     ///
-    /// Keep `form` to send the same body another way (``MultipartFormData/chunks(size:)``
-    /// for async transports, ``MultipartFormData/writeEncodedBody(to:progress:)`` for a file upload).
+    /// Keep `form` to send the same body another way
+    /// (``/HTTPSerializationCore/MultipartFormData/chunks(size:)`` for async transports,
+    /// ``/HTTPSerializationCore/MultipartFormData/writeEncodedBody(to:progress:)`` for a file upload).
     public func request(method: String, urlString: String, multipartForm form: MultipartFormData) throws -> URLRequest {
         try HTTPRequestSerializer.checkMultipartMethod(method)
         let request = try base.makeRequest(method: method, urlString: urlString)
@@ -51,8 +57,9 @@ extension HTTPRequestSerializerComposing {
     /// A multipart request is written from its form with a fresh reader; any other stream is
     /// copied as it reads. A failed write removes the partial file.
     ///
-    /// - Throws: ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` when the
-    ///   request has no body stream, and any error reading or writing the body.
+    /// - Throws:
+    ///   ``/HTTPSerializationCore/RequestSerializationError/multipartSourceUnavailable(part:reason:)`` when
+    ///   the request has no body stream, and any error reading or writing the body.
     public func request(withMultipartFormRequest request: URLRequest, writingStreamContentsTo fileURL: URL) async throws -> URLRequest {
         guard let stream = request.httpBodyStream else {
             throw RequestSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request has no body stream")

@@ -6,6 +6,8 @@ extension PropertyListRequestSerializer: Codable {
         case base, format, writeOptions
     }
 
+    /// Decodes a serializer archived by ``encode(to:)``; a missing base has no default headers, and an
+    /// unknown format raw value is `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let format = try container.decodeRawValue(PropertyListSerialization.PropertyListFormat.self, forKey: .format) ?? .xml
@@ -15,6 +17,7 @@ extension PropertyListRequestSerializer: Codable {
             writeOptions: try container.decodeIfPresent(PropertyListSerialization.WriteOptions.self, forKey: .writeOptions) ?? 0)
     }
 
+    /// Archives the base, the format's raw value and the write options.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(base, forKey: .base)

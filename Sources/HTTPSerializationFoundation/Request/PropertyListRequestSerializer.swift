@@ -12,12 +12,14 @@ import HTTPSerializationCore
 /// ```
 @dynamicMemberLookup
 public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
+    /// The shared configuration: default headers, request properties and the methods that take a query.
     public var base: HTTPRequestSerializer
     /// `.xml` (AFNetworking's default) or `.binary`; `.openStep` cannot be written.
     public var format: PropertyListSerialization.PropertyListFormat
     /// Passed to `PropertyListSerialization`; currently unused by Foundation.
     public var writeOptions: PropertyListSerialization.WriteOptions
 
+    /// A property-list serializer over `base` (by default with AFNetworking's headers); XML by default.
     public init(
         base: HTTPRequestSerializer = HTTPRequestSerializer(),
         format: PropertyListSerialization.PropertyListFormat = .xml,
@@ -28,7 +30,11 @@ public struct PropertyListRequestSerializer: HTTPRequestSerializerComposing {
         self.writeOptions = writeOptions
     }
 
-    /// - Throws: ``RequestSerializationError/invalidPropertyListParameters(reason:underlying:)``
+    /// Writes `parameters` as a property list, with `Content-Type: application/x-plist` unless one is
+    /// set; methods that take a query get a query string, and without parameters `body` is kept.
+    ///
+    /// - Throws:
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidPropertyListParameters(reason:underlying:)``
     ///   for null, sets, or the OpenStep format (Foundation crashes writing it).
     public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
         try base.serializeBody(request, body: body, parameters: parameters, contentType: "application/x-plist", encode: data(for:))

@@ -75,9 +75,9 @@ extension URLRequest {
     /// Every serializer runs it on the request it is handed, and both transport helpers on
     /// the request they send, so a method such as `"GET\r\nX: 1"` can never split a request.
     ///
-    /// - Throws: ``RequestSerializationError/invalidHTTPMethod(_:)``,
-    ///   ``RequestSerializationError/invalidURL(_:)`` or
-    ///   ``RequestSerializationError/invalidHeaderField(name:reason:)``.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)``.
     public func validateForSending() throws {
         _ = try serializationParts()
     }
@@ -88,8 +88,8 @@ extension RequestSerializer {
     /// or body; the input request is never changed, and its timeout, cache policy and other
     /// properties are kept.
     ///
-    /// - Throws: ``HTTPSerializationError`` for a request that would corrupt the wire, and
-    ///   whatever the serializer throws.
+    /// - Throws: ``/HTTPSerializationCore/HTTPSerializationError`` for a request that would corrupt the wire,
+    ///   and whatever the serializer throws.
     public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
         let parts = try request.serializationParts()
         let serialized = try serialize(parts.request, body: parts.body, parameters: parameters)
@@ -107,8 +107,9 @@ extension HTTPRequestSerializerComposing {
     /// // https://example.com/search?q=swift
     /// ```
     ///
-    /// - Throws: ``RequestSerializationError/invalidURL(_:)``,
-    ///   ``RequestSerializationError/invalidHTTPMethod(_:)``, and whatever serializing throws.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)``,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``, and whatever serializing
+    ///   throws.
     public func request(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> URLRequest {
         try serialize(base.makeRequest(method: method, urlString: urlString), parameters: parameters)
     }
@@ -132,12 +133,13 @@ extension HTTPRequestSerializer {
         (try? HTTPRequestSerializer.checkedMethod(request.httpMethod ?? "GET")).map(encodesParametersInURI) ?? false
     }
 
-    /// The request, checked (``Foundation/URLRequest/validateForSending()``), with the default
+    /// The request, checked (`URLRequest.validateForSending()`), with the default
     /// headers it lacks added.
     ///
-    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)``,
-    ///   ``RequestSerializationError/invalidHTTPMethod(_:)`` or ``RequestSerializationError/invalidURL(_:)``
-    ///   when the request would corrupt what goes on the wire.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)``,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)`` or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` when the request would corrupt
+    ///   what goes on the wire.
     public func applyingHeaders(to request: URLRequest) throws -> URLRequest {
         let parts = try request.serializationParts()
         let serialized = SerializedRequest(request: try applyingHeaders(to: parts.request), body: parts.body)

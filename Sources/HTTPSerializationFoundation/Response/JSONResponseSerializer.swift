@@ -8,7 +8,7 @@ import HTTPSerializationCore
 ///
 /// An empty or whitespace-only body is `nil`, not an error (Rails' `head :ok` sends a
 /// space). When the status is not acceptable the body is still parsed and attached to the
-/// error as ``ResponseContext/decodedBody``; an unacceptable content type is not parsed.
+/// error as ``/HTTPSerializationCore/ResponseContext/decodedBody``; an unacceptable content type is not parsed.
 ///
 /// ```swift
 /// let object = try JSONResponseSerializer().responseObject(for: response, data: data)
@@ -16,8 +16,10 @@ import HTTPSerializationCore
 /// ```
 @dynamicMemberLookup
 public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
+    /// The JSON content types: `application/json`, `text/json` and `text/javascript`.
     public static let defaultContentTypes: Set<String> = HTTPResponseSerializer.jsonContentTypes
 
+    /// The shared validation: acceptable status codes and content types.
     public var base: HTTPResponseSerializer
     /// Options for `JSONSerialization`; `.fragmentsAllowed` accepts a bare scalar.
     public var readingOptions: JSONSerialization.ReadingOptions
@@ -26,6 +28,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     /// Documents nested deeper than this are an error before Foundation parses them.
     public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
 
+    /// A JSON serializer over `base`; by default no reading options and nulls kept.
     public init(
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: JSONResponseSerializer.defaultContentTypes),
         readingOptions: JSONSerialization.ReadingOptions = [], removesKeysWithNullValues: Bool = false
@@ -38,7 +41,8 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     /// The parsed JSON (`[String: Any]`, `[Any]`, or a scalar with `.fragmentsAllowed`), or
     /// nil for an empty body.
     ///
-    /// - Throws: validation errors, and ``ResponseSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
+    /// - Throws: validation errors, and
+    ///   ``/HTTPSerializationCore/ResponseSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
     ///   for JSON that cannot be parsed, with a status failure underneath when there was one.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         let statusFailure = try statusFailure(response)

@@ -65,7 +65,7 @@ extension ResponseSerializer {
 
 extension HTTPResponseSerializerComposing {
     /// Checks the status code and content type of a Foundation response; see
-    /// ``HTTPResponseSerializer/validate(_:)``.
+    /// ``/HTTPSerializationCore/HTTPResponseSerializer/validate(_:)``.
     public func validate(_ response: URLResponse?, data: Data?) throws {
         try base.validate(ResponseContext.checked(response, data: data))
     }

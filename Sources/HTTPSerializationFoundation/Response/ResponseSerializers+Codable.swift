@@ -2,6 +2,7 @@ import Foundation
 import HTTPSerializationCore
 
 extension JSONResponseSerializer: Codable {
+    /// Decodes a serializer archived by ``encode(to:)``; missing fields take the initializer's defaults.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ComposedKeys.self)
         self.init()
@@ -11,6 +12,7 @@ extension JSONResponseSerializer: Codable {
         maximumDepth = try container.decodeIfPresent(Int.self, forKey: .maximumDepth) ?? ParameterValue.defaultMaximumDepth
     }
 
+    /// Archives the base, the reading options' bits, null removal and the depth limit.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ComposedKeys.self)
         try container.encode(base, forKey: .base)

@@ -11,6 +11,7 @@ public struct TransferProgress: Sendable, Equatable {
     /// The expected total, when known.
     public var total: Int64?
 
+    /// Progress of `completed` bytes out of `total`, nil when unknown.
     public init(completed: Int64, total: Int64?) {
         self.completed = completed
         self.total = total
@@ -25,10 +26,14 @@ public struct TransferProgress: Sendable, Equatable {
 
 /// The decoded body of a response with the response and raw body it came from.
 public struct SerializedResponse<Output> {
+    /// The body as the serializer decoded it.
     public var output: Output
+    /// The HTTP response the body came with.
     public var response: HTTPURLResponseValue
+    /// The body's bytes as received.
     public var data: Data
 
+    /// Pairs a decoded body with its response and bytes.
     public init(output: Output, response: HTTPURLResponseValue, data: Data) {
         self.output = output
         self.response = response

@@ -12,12 +12,17 @@ extension URLSession {
     /// let result = try await URLSession.shared.response(for: request, serializer: JSONResponseSerializer())
     /// ```
     ///
-    /// - Parameter allowsRedirectedBodies: a request with a body that gets redirected is an
-    ///   error unless this is true (URLSession may drop the body on the way).
-    /// - Throws: ``RequestSerializationError/invalidHTTPMethod(_:)``, ``RequestSerializationError/invalidURL(_:)``
-    ///   or ``RequestSerializationError/invalidHeaderField(name:reason:)`` for a request that would
-    ///   corrupt the wire (checked before sending), transport errors as URLSession reports them,
-    ///   ``RequestSerializationError/redirectedWithBody(from:to:)``, and the serializer's errors.
+    /// - Parameters:
+    ///   - request: the request to send, checked before it goes out.
+    ///   - serializer: validates the response and decodes its body.
+    ///   - allowsRedirectedBodies: a request with a body that gets redirected is an error unless
+    ///     this is true (URLSession may drop the body on the way).
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)`` for a request
+    ///   that would corrupt the wire (checked before sending), transport errors as URLSession reports them,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
+    ///   serializer's errors.
     public func response<Serializer: ResponseSerializer>(
         for request: URLRequest, serializer: Serializer, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
@@ -35,11 +40,13 @@ extension URLSession {
     /// `Content-Length`; the file is removed afterwards. Elsewhere the body stream is sent.
     ///
     /// - Parameters:
+    ///   - request: the request built by `multipartFormRequest`; its method, URL and headers are sent.
     ///   - form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
+    ///   - serializer: validates the response and decodes its body.
     ///   - progress: called as the body goes out.
     ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
-    /// - Throws: ``RequestSerializationError/redirectedWithBody(from:to:)`` when the upload was
-    ///   redirected, transport errors, and the serializer's errors.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)`` when the
+    ///   upload was redirected, transport errors, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false

@@ -13,8 +13,10 @@ import HTTPSerializationCore
 /// The OpenStep text format is refused: it turns almost any text into a value.
 @dynamicMemberLookup
 public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
+    /// AFNetworking's property-list content type, `application/x-plist`.
     public static let defaultContentTypes: Set<String> = ["application/x-plist"]
 
+    /// The shared validation: acceptable status codes and content types.
     public var base: HTTPResponseSerializer
     /// Kept for AFNetworking parity and archiving; reading detects the format itself.
     public var format: PropertyListSerialization.PropertyListFormat
@@ -24,6 +26,7 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     /// Containers nested deeper than this are refused.
     public var maximumDepth = ParameterValue.defaultMaximumDepth
 
+    /// A property-list serializer over `base`; `format` and `readOptions` are kept, not used.
     public init(
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: PropertyListResponseSerializer.defaultContentTypes),
         format: PropertyListSerialization.PropertyListFormat = .xml, readOptions: PropertyListSerialization.ReadOptions = []
@@ -35,8 +38,8 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
 
     /// The property list, or nil for a missing or empty body.
     ///
-    /// - Throws: ``ResponseSerializationError/unreadablePropertyList(_:response:)`` with the
-    ///   reader's reason and byte offset.
+    /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadablePropertyList(_:response:)``
+    ///   with the reader's reason and byte offset.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         try base.validate(response)
         guard let data = response.data, !data.isEmpty else { return nil }

@@ -8,25 +8,35 @@ import HTTPSerializationCore
 /// Dictionaries keep their entries in document order, so two keys that Swift compares as
 /// equal (canonically equivalent) both survive.
 public enum PropertyListValue: Sendable, Equatable {
+    /// Text: `<string>`.
     case string(String)
     /// An integer that fits 64 bits, signed.
     case integer(Int64)
     /// A 128-bit integer beyond `Int64` (binary property lists), exact.
     case largeInteger(Decimal)
+    /// A floating-point number: `<real>`.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case boolean(Bool)
+    /// A point in time: `<date>`, written in UTC.
     case date(Date)
+    /// Bytes: `<data>`, Base64 in the XML form.
     case data(Data)
     /// An `NSKeyedArchiver` object reference (binary `CF$UID`).
     case uid(UInt64)
+    /// An ordered list: `<array>`.
     case array([PropertyListValue])
+    /// Keyed values in document order: `<dict>`.
     case dictionary([Entry])
 
     /// One key and its value, in document order.
     public struct Entry: Sendable, Equatable {
+        /// The key as the document writes it.
         public var key: String
+        /// The value stored under the key.
         public var value: PropertyListValue
 
+        /// An entry with this key and value.
         public init(key: String, value: PropertyListValue) {
             self.key = key
             self.value = value
@@ -49,7 +59,7 @@ public enum PropertyListValue: Sendable, Equatable {
     /// if case .string(let name)? = value["name"] { print(name) }
     /// ```
     ///
-    /// - Throws: ``PropertyListReadingError``.
+    /// - Throws: ``/HTTPSerializationCore/PropertyListReadingError``.
     public static func read(_ data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(PropertyListReadingError) -> PropertyListValue {
         let bytes = [UInt8](data)
         if bytes.starts(with: Array("bplist".utf8)) {
