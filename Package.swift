@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ] + (buildingDocumentation ? [
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -115,6 +116,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
                 .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: asyncHTTPClientTrait)),
             ],
             swiftSettings: strictness
         ),

@@ -99,16 +99,57 @@ extension HTTPClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - request: the request to send; its method, URL, headers and body go out as they are.
+    ///   - multipartForm: the form to stream; when nil, the request's `MultipartBodyStream`'s form.
+    ///   - serializer: validates the response and decodes its body, knowing the request's method.
+    ///   - timeout: the whole exchange's time limit; when nil, the request's `timeoutInterval`
+    ///     (60 seconds unless set), as URLSession applies it.
     ///   - maximumResponseSize: bodies larger than this are refused while downloading.
-    ///   - uploadProgress, downloadProgress: called as bytes go out and come in.
+    ///   - uploadProgress: called as bytes go out.
+    ///   - downloadProgress: called as bytes come in.
+    ///   - allowsRedirectedBodies: a request with a body whose response came from another URL is
+    ///     an error unless this is true, as with the URLSession helpers.
+    /// - Throws: ``/HTTPSerializationFoundation/TransportError`` when no response came,
+    ///   `RequestSerializationError.redirectedWithBody(from:to:)`, and the serializer's errors.
     public func execute<Serializer: ResponseSerializer>(
         _ request: URLRequest, multipartForm: MultipartFormData? = nil, serializer: Serializer,
-        timeout: TimeAmount = .seconds(60), maximumResponseSize: Int = 256 << 20,
+        timeout: TimeAmount? = nil, maximumResponseSize: Int = 256 << 20,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
-        downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
         let clientRequest = try HTTPClientRequest(request, multipartForm: multipartForm, uploadProgress: uploadProgress)
-        let response = try await execute(clientRequest, timeout: timeout)
+        let limit = timeout ?? .nanoseconds(Int64((request.timeoutInterval * 1e9).rounded()))
+        let (response, body): (HTTPClientResponse, Data)
+        do {
+            (response, body) = try await exchange(clientRequest, timeout: limit, maximumResponseSize: maximumResponseSize,
+                                                  downloadProgress: downloadProgress)
+        } catch {
+            throw TransportError(asyncHTTPClientError: error, url: request.url?.absoluteString ?? "", timeout: limit) ?? error
+        }
+        var fields: [String: String] = [:]
+        for header in response.headers {
+            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        // The URL the response came from, after any redirect, as URLSession reports it.
+        let hasBody = multipartForm != nil || request.httpBodyStream != nil || request.httpBody != nil
+        let redirected = response.history.count > 1
+        if hasBody, redirected, !allowsRedirectedBodies, let from = request.url, let to = response.url {
+            throw RequestSerializationError.redirectedWithBody(from: from.absoluteString, to: to.absoluteString)
+        }
+        guard let url = (redirected ? response.url : nil) ?? request.url,
+              let http = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
+            throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
+        }
+        return try SerializedResponse.decoding(http, data: body, request: request, serializer: serializer)
+    }
+
+    /// Sends the request and reads the whole body, refusing one larger than the limit.
+    private func exchange(
+        _ request: HTTPClientRequest, timeout: TimeAmount, maximumResponseSize: Int,
+        downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> (HTTPClientResponse, Data) {
+        let response = try await execute(request, timeout: timeout)
         let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
         var body = Data()
         for try await chunk in response.body {
@@ -119,15 +160,7 @@ extension HTTPClient {
             body.append(contentsOf: chunk.readableBytesView)
             downloadProgress?(TransferProgress(completed: Int64(body.count), total: expected))
         }
-        var fields: [String: String] = [:]
-        for header in response.headers {
-            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
-        }
-        guard let url = request.url,
-              let http = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
-            throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
-        }
-        return SerializedResponse(output: try serializer.responseObject(for: http, data: body), response: http, data: body)
+        return (response, body)
     }
 }
 #else

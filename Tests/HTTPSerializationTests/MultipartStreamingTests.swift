@@ -218,9 +218,10 @@ struct MultipartStreamingTests {
         var form = try MultipartFormData(boundary: "b")
         try form.appendPart(fileData: Data(count: 3_000_000), name: "f", fileName: "f", mimeType: "x/y")
         let target = folder.url.appendingPathComponent("out.bin")
-        let last = LockedBox<(UInt64, UInt64)>((0, 0))
-        try await form.writeEncodedBody(to: target) { written, total in last.set((written, total)) }
-        #expect(last.get() == (form.contentLength, form.contentLength))
+        let last = LockedBox(TransferProgress(completed: 0, total: nil))
+        try await form.writeEncodedBody(to: target) { last.set($0) }
+        let length = Int64(form.contentLength)
+        #expect(last.get() == TransferProgress(completed: length, total: length))
 
         var broken = try MultipartFormData(boundary: "b")
         try broken.appendPart(streamFactory: { InputStream(data: Data(count: 10)) }, name: "s", fileName: "s", length: 20, mimeType: "x/y")

@@ -43,9 +43,7 @@ extension MultipartFormData {
     ///
     /// `progress` receives the bytes written so far and the total after every write.
     /// A failed or cancelled write removes the partial file.
-    public func writeEncodedBody(
-        to fileURL: URL, progress: (@Sendable (_ written: UInt64, _ total: UInt64) -> Void)? = nil
-    ) async throws {
+    public func writeEncodedBody(to fileURL: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws {
         let reader = MultipartBodyReader(form: self)
         defer { reader.close() }
         try await BodyFileWriter.write(to: fileURL, total: contentLength, throttle: throttle, progress: progress) {
@@ -60,7 +58,7 @@ package enum BodyFileWriter {
 
     package static func write(
         to fileURL: URL, total: UInt64?, throttle: MultipartFormData.Throttle?,
-        progress: (@Sendable (UInt64, UInt64) -> Void)?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         read: (UnsafeMutableRawBufferPointer) throws -> Int
     ) async throws {
         guard fileURL.isFileURL else {
@@ -84,7 +82,7 @@ package enum BodyFileWriter {
                 guard count > 0 else { break }
                 try writeAll(descriptor, buffer.baseAddress!, count, path: path)
                 written += UInt64(count)
-                progress?(written, total ?? written)
+                progress?(TransferProgress(completed: Int64(written), total: Int64(total ?? written)))
             }
             guard POSIX.close(descriptor) else {
                 throw RequestSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)

@@ -41,7 +41,7 @@ extension ResponseContext {
 
     /// The context of a Foundation response, refusing a status HTTP cannot carry (outside
     /// 0–999), which no serializer accepts.
-    static func checked(_ response: URLResponse?, data: Data?, request: URLRequest? = nil) throws -> ResponseContext {
+    package static func checked(_ response: URLResponse?, data: Data?, request: URLRequest? = nil) throws -> ResponseContext {
         let context = ResponseContext(response: response, data: data, request: request)
         if let http = context.urlResponse, !(0...999).contains(http.statusCode) {
             throw ResponseSerializationError.unacceptableStatusCode(http.statusCode, response: context)

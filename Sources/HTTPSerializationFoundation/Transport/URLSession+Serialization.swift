@@ -20,17 +20,17 @@ extension URLSession {
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)`` for a request
-    ///   that would corrupt the wire (checked before sending), transport errors as URLSession reports them,
+    ///   that would corrupt the wire (checked before sending), ``TransportError`` when no response came,
     ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
     ///   serializer's errors.
     public func response<Serializer: ResponseSerializer>(
         for request: URLRequest, serializer: Serializer, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
         try request.validateForSending()
-        let (data, response) = try await data(for: request)
+        let (data, response) = try await Self.exchange(request) { try await self.data(for: request) }
         let hasBody = request.httpBody != nil || request.httpBodyStream != nil
         try Self.checkRedirect(request, response, hasBody: hasBody && !allowsRedirectedBodies)
-        return try Self.decode(response, data: data, serializer: serializer)
+        return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
     }
 
     /// Uploads a multipart request the right way for the platform and decodes the response.
@@ -46,7 +46,7 @@ extension URLSession {
     ///   - progress: called as the body goes out.
     ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)`` when the
-    ///   upload was redirected, transport errors, and the serializer's errors.
+    ///   upload was redirected, ``TransportError`` when no response came, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
@@ -64,30 +64,33 @@ extension URLSession {
         request.httpBodyStream = nil
         request.httpBody = nil
         request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
-        let (data, response) = try await upload(for: request, fromFile: file, delegate: progress.map(UploadProgressDelegate.init))
+        let (data, response) = try await Self.exchange(request) {
+            try await self.upload(for: request, fromFile: file, delegate: progress.map(UploadProgressDelegate.init))
+        }
         #else
         request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
         request.httpBodyStream = form.makeInputStream()
-        let (data, response) = try await data(for: request, delegate: progress.map(UploadProgressDelegate.init))
+        let (data, response) = try await Self.exchange(request) {
+            try await self.data(for: request, delegate: progress.map(UploadProgressDelegate.init))
+        }
         #endif
         try Self.checkRedirect(request, response, hasBody: !form.isEmpty && !allowsRedirectedBodies)
-        return try Self.decode(response, data: data, serializer: serializer)
+        return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
+    }
+
+    /// Runs one URLSession exchange, turning its transport failures into ``TransportError``s.
+    private static func exchange<Result>(_ request: URLRequest, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw TransportError(urlSessionError: error, request: request) ?? error
+        }
     }
 
     /// A body-carrying request whose response came from another URL was redirected.
     static func checkRedirect(_ request: URLRequest, _ response: URLResponse, hasBody: Bool) throws {
         guard hasBody, let from = request.url?.absoluteString, let to = response.url?.absoluteString, from != to else { return }
         throw RequestSerializationError.redirectedWithBody(from: from, to: to)
-    }
-
-    static func decode<Serializer: ResponseSerializer>(
-        _ response: URLResponse, data: Data, serializer: Serializer
-    ) throws -> SerializedResponse<Serializer.Output> {
-        guard let http = response as? HTTPURLResponse else {
-            throw ResponseSerializationError.responseSerializationFailed(
-                reason: "The response is not an HTTP response.", response: ResponseContext(response: response, data: data))
-        }
-        return SerializedResponse(output: try serializer.responseObject(for: http, data: data), response: http, data: data)
     }
 }
 

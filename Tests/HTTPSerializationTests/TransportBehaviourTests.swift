@@ -1,0 +1,203 @@
+import AsyncHTTPClient
+import EchoServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+
+/// The two transport helpers, side by side: the same request gives the same result or the
+/// same typed error through URLSession and through async-http-client.
+@Suite("Transports: the same behaviour through URLSession and async-http-client")
+struct TransportBehaviourTests {
+    enum Transport: String, CaseIterable, CustomTestStringConvertible {
+        case urlSession, asyncHTTPClient
+        var testDescription: String { rawValue }
+
+        func send<Serializer: ResponseSerializer>(
+            _ request: URLRequest, serializer: Serializer
+        ) async throws -> SerializedResponse<Serializer.Output> {
+            switch self {
+            case .urlSession:
+                return try await URLSession(configuration: .ephemeral).response(for: request, serializer: serializer)
+            case .asyncHTTPClient:
+                let client = HTTPClient(eventLoopGroupProvider: .singleton)
+                do {
+                    let result = try await client.execute(request, serializer: serializer)
+                    try await client.shutdown()
+                    return result
+                } catch {
+                    try await client.shutdown()
+                    throw error
+                }
+            }
+        }
+    }
+
+    struct Item: Decodable, Sendable, Equatable { var name: String }
+
+    static func request(_ method: String, _ url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        return request
+    }
+
+    @Test("a HEAD response decodes as empty: the request's method reaches the serializer", arguments: Transport.allCases)
+    func headIsEmptyByDesign(transport: Transport) async throws {
+        let server = try await EchoServer.start()
+        let head = Self.request("HEAD", server.baseURL.appendingPathComponent("json"))
+        let empty = try await transport.send(head, serializer: DecodableResponseSerializer(EmptyResponse.self))
+        #expect(empty.output == EmptyResponse())
+        #expect(empty.response.statusCode == 200)
+        let optional = try await transport.send(head, serializer: DecodableResponseSerializer(Item?.self))
+        #expect(optional.output == nil)
+        try await server.stop()
+    }
+
+    @Test("204 and 205 decode as empty through both transports", arguments: Transport.allCases, ["empty", "respond?status=205"])
+    func emptyStatusCodes(transport: Transport, path: String) async throws {
+        let server = try await EchoServer.start()
+        let url = URL(string: server.baseURL.absoluteString + "/" + path)!
+        let result = try await transport.send(Self.request("GET", url), serializer: DecodableResponseSerializer(Item?.self))
+        #expect(result.output == nil)
+        #expect([204, 205].contains(result.response.statusCode))
+        try await server.stop()
+    }
+
+    @Test("a response comes back Sendable, so a send can run in a child task", arguments: Transport.allCases)
+    func sendableResult(transport: Transport) async throws {
+        let server = try await EchoServer.start()
+        let request = Self.request("GET", server.baseURL.appendingPathComponent("json"))
+        let result = try await Task { try await transport.send(request, serializer: DecodableResponseSerializer(Item.self)) }.value
+        #expect(result.output == Item(name: "httpser"))
+        try await server.stop()
+    }
+
+    @Test("a refused connection is TransportError.connectionRefused, as NSURLErrorCannotConnectToHost", arguments: Transport.allCases)
+    func connectionRefused(transport: Transport) async throws {
+        let url = URL(string: "http://127.0.0.1:\(try Self.closedPort())/json")!
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(Self.request("GET", url), serializer: HTTPResponseSerializer())
+        }
+        #expect(error == .connectionRefused(url: url.absoluteString))
+        #expect(error.map { $0 as NSError }?.domain == NSURLErrorDomain)
+        #expect(error.map { $0 as NSError }?.code == -1004)
+        #expect(error?.description == "Could not connect to \(url.absoluteString): the connection was refused.")
+    }
+
+    @Test("a host that does not resolve is TransportError.hostNotFound", arguments: Transport.allCases)
+    func hostNotFound(transport: Transport) async throws {
+        let url = URL(string: "http://no-such-host.httpser.invalid/json")!
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(Self.request("GET", url), serializer: HTTPResponseSerializer())
+        }
+        #expect(error == .hostNotFound(url: url.absoluteString))
+    }
+
+    @Test("the request's timeoutInterval bounds the wait on both transports, as TransportError.timedOut",
+          arguments: Transport.allCases)
+    func timeoutInterval(transport: Transport) async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        var request = Self.request("GET", URL(string: "http://127.0.0.1:\(listener.port)/slow")!)
+        request.timeoutInterval = 1
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(request, serializer: HTTPResponseSerializer())
+        }
+        #expect(error == .timedOut(url: request.url!.absoluteString, seconds: 1))
+        #expect(error.map { $0 as NSError }?.code == -1001)
+    }
+
+    @Test("the bridge's timeout argument overrides the request's timeoutInterval")
+    func bridgeTimeoutOverride() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let request = Self.request("GET", URL(string: "http://127.0.0.1:\(listener.port)/slow")!)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let error = await #expect(throws: TransportError.self) {
+            try await client.execute(request, serializer: HTTPResponseSerializer(), timeout: .milliseconds(500))
+        }
+        try await client.shutdown()
+        #expect(error == .timedOut(url: request.url!.absoluteString, seconds: 0.5))
+    }
+
+    @Test("TLS to a server that does not speak it is TransportError.tlsFailed", arguments: Transport.allCases)
+    func tlsFailure(transport: Transport) async throws {
+        let server = try await EchoServer.start()
+        let url = URL(string: "https://127.0.0.1:\(server.port)/json")!
+        var request = Self.request("GET", url)
+        request.timeoutInterval = 10
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(request, serializer: HTTPResponseSerializer())
+        }
+        if case .tlsFailed(let failing, let reason) = error {
+            #expect(failing == url.absoluteString)
+            #expect(!reason.isEmpty)
+        } else {
+            Issue.record("expected tlsFailed, got \(String(describing: error))")
+        }
+        try await server.stop()
+    }
+
+    @Test("a redirected request with a body is the same typed error on both transports", arguments: Transport.allCases)
+    func redirectedBody(transport: Transport) async throws {
+        let server = try await EchoServer.start()
+        let base = server.baseURL.absoluteString
+        var request = Self.request("POST", URL(string: base + "/redirect?status=307&to=/echo")!)
+        request.httpBody = Data("a=1".utf8)
+        let expected = RequestSerializationError.redirectedWithBody(from: base + "/redirect?status=307&to=/echo", to: base + "/echo")
+        await #expect(throws: expected) { try await transport.send(request, serializer: HTTPResponseSerializer()) }
+        // Without a body, a redirect is followed on both.
+        let get = try await transport.send(Self.request("GET", URL(string: base + "/redirect?status=302&to=/json")!),
+                                           serializer: DecodableResponseSerializer(Item.self))
+        #expect(get.output == Item(name: "httpser"))
+        #expect(get.response.url?.path == "/json")
+        try await server.stop()
+    }
+
+    /// A port nothing listens on: bound, read, then closed.
+    static func closedPort() throws -> Int {
+        let listener = try SilentListener()
+        listener.close()
+        return listener.port
+    }
+}
+
+/// A TCP listener on 127.0.0.1 that completes handshakes (the kernel does) but never reads or
+/// answers: a server that has stopped responding.
+final class SilentListener: @unchecked Sendable {
+    // @unchecked: `descriptor` and `port` are set once in init; `close` is called once.
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            _ = Glibc.close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
+    }
+}
