@@ -61,7 +61,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|requests|json|multipart` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|multipart|upload` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -190,6 +190,16 @@ if section("multipart") {
         try MultipartBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     } catch {
         check(false, "multipart benchmark failed: \(error)")
+    }
+}
+
+// MARK: Uploads through the async-http-client bridge, against sendfile(2)
+
+if section("upload") {
+    do {
+        try UploadBenchmarks.run(quick: quick, runs: quick ? 1 : 3)
+    } catch {
+        check(false, "upload benchmark failed: \(error)")
     }
 }
 

@@ -1,0 +1,181 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+
+/// A multipart upload from a file through the async-http-client bridge, against the physical
+/// limit: `sendfile(2)` of the same encoded body into the same loopback sink, which reads
+/// every byte of both.
+enum UploadBenchmarks {
+    /// A loopback HTTP/1.1 server that reads each request's head and `Content-Length` bytes of
+    /// body, discards them, and answers `200` with an empty body.
+    final class DiscardSink: @unchecked Sendable {
+        // @unchecked: `port` and `listener` are set once in init; each connection is served by
+        // its own thread, which owns its descriptor and buffer.
+        let port: Int
+        private let listener: Int32
+
+        init() throws {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            listener = fd
+            port = Int(UInt16(bigEndian: address.sin_port))
+            Thread.detachNewThread { [self] in acceptLoop() }
+        }
+
+        private func acceptLoop() {
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 { return }
+                Thread.detachNewThread { Self.serve(connection) }
+            }
+        }
+
+        private static func serve(_ connection: Int32) {
+            defer { close(connection) }
+            let size = 1 << 20
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+            defer { buffer.deallocate() }
+            var head: [UInt8] = []
+            var remaining = 0
+            // The head, and whatever part of the body came with it.
+            while true {
+                let count = read(connection, buffer, size)
+                if count <= 0 { return }
+                head.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
+                if let end = headEnd(head) {
+                    let text = String(decoding: head[..<end], as: UTF8.self).lowercased()
+                    let length = text.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                    remaining = length - (head.count - end - 4)
+                    break
+                }
+            }
+            while remaining > 0 {
+                let count = read(connection, buffer, min(size, remaining))
+                if count <= 0 { return }
+                remaining -= count
+            }
+            let response = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+            _ = response.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        }
+
+        private static func headEnd(_ bytes: [UInt8]) -> Int? {
+            guard bytes.count >= 4 else { return nil }
+            for index in 0...(bytes.count - 4)
+            where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+                return index
+            }
+            return nil
+        }
+    }
+
+    /// The physical limit: the request head, then the encoded body with `sendfile(2)`, then the
+    /// response read to its end.
+    static func sendfileUpload(body file: URL, length: Int, port: Int, contentType: String) -> Bool {
+        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(connection) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return false }
+        let head = Array("POST /upload HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\n\r\n".utf8)
+        _ = head.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        let source = open(file.path, O_RDONLY)
+        defer { close(source) }
+        var sent = 0
+        while sent < length {
+            let count = sendfile(connection, source, nil, length - sent)
+            if count <= 0 { return false }
+            sent += count
+        }
+        var reply = [UInt8](repeating: 0, count: 256)
+        while read(connection, &reply, reply.count) > 0 {}
+        return true
+    }
+
+    /// Ours: the form streamed from its file by `HTTPClient.execute`, with its exact length.
+    static func bridgeUpload(_ form: MultipartFormData, port: Int, client: HTTPClient) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedFlag()
+        Task.detached {
+            do {
+                let request = try HTTPRequestSerializer().request(
+                    method: "POST", urlString: "http://127.0.0.1:\(port)/upload", multipartForm: form)
+                let response = try await client.execute(request, multipartForm: form, serializer: HTTPResponseSerializer(), timeout: .seconds(600))
+                result.set(response.response.statusCode == 200)
+            } catch {
+                print("  upload failed: \(error)")
+            }
+            done.signal()
+        }
+        done.wait()
+        return result.get()
+    }
+
+    /// A one-file form of `bytes` seeded bytes, and its encoded body written to a second file.
+    static func inputs(in folder: URL, bytes: Int) throws -> (form: MultipartFormData, body: URL) {
+        let file = folder.appendingPathComponent("upload.bin")
+        try MultipartBenchmarks.writeBinaryFile(to: file, values: bytes / 8)
+        var form = try MultipartFormData(boundary: MultipartBenchmarks.boundary)
+        try form.appendPart(fileURL: file, name: "file", fileName: "upload.bin", mimeType: "application/octet-stream")
+        let body = folder.appendingPathComponent("upload.body")
+        MultipartBenchmarks.blockingWrite(form, to: body)
+        return (form, body)
+    }
+
+    @MainActor
+    static func run(quick: Bool, runs: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = quick ? 8 << 20 : 1 << 30
+        let (form, body) = try inputs(in: folder, bytes: bytes)
+        let sink = try DiscardSink()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { try? client.syncShutdown() }
+        var ok = true
+        let times = fastest(runs: runs, [
+            { ok = sendfileUpload(body: body, length: Int(form.contentLength), port: sink.port, contentType: form.contentType) && ok },
+            { ok = bridgeUpload(form, port: sink.port, client: client) && ok },
+        ])
+        check(ok, "an upload to the discard sink failed")
+        let megabytes = Double(form.contentLength) / 1e6
+        let ratio = times[0] / times[1]
+        print("")
+        print("upload, a \(bytes >> 20) MiB file as multipart over loopback, every byte read by the sink")
+        print("  sendfile of the encoded body \(format(megabytes / times[0])) MB/s, \(format(times[0], 2)) s")
+        print("  HTTPClient.execute (bridge)  \(format(megabytes / times[1])) MB/s, \(format(times[1], 2)) s")
+        print("  ratio                      \(format(ratio, 2))x   (target >= 0.8x)")
+        if !quick { recordRatio("upload-vs-sendfile", ratio, target: 0.8) }
+    }
+}
+
+/// A Bool shared with a detached task.
+final class LockedFlag: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var value = false
+    func set(_ newValue: Bool) { lock.lock(); value = newValue; lock.unlock() }
+    func get() -> Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
