@@ -62,28 +62,43 @@ extension HTTPClientRequest {
     }
 }
 
-/// A form's chunks as `ByteBuffer`s, counting what has been handed to the transport.
+/// A form's body read straight into `ByteBuffer`s, counting what has been handed to the
+/// transport.
 struct ProgressReportingChunks: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
+
+    /// Large reads keep per-chunk costs (a syscall, a channel write, a progress call) small
+    /// next to the copy; a few are in flight at once, far under the memory bound.
+    static let chunkSize = 1 << 20
 
     let form: MultipartFormData
     let progress: (@Sendable (TransferProgress) -> Void)?
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(chunks: form.chunks().makeAsyncIterator(), total: Int64(form.contentLength), progress: progress)
+        Iterator(producer: MultipartChunkProducer(form: form, chunkSize: Self.chunkSize), total: Int64(form.contentLength),
+                 progress: progress)
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        var chunks: MultipartBodyChunks.AsyncIterator
+        var producer: MultipartChunkProducer
         let total: Int64
         let progress: (@Sendable (TransferProgress) -> Void)?
+        let allocator = ByteBufferAllocator()
         var sent: Int64 = 0
 
         mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await chunks.next() else { return nil }
-            sent += Int64(chunk.count)
+            let allocator = self.allocator
+            let chunk = try await producer.next { count, read -> ByteBuffer in
+                var buffer = allocator.buffer(capacity: count)
+                _ = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { free in
+                    try read(UnsafeMutableRawBufferPointer(rebasing: free[..<count]))
+                }
+                return buffer
+            }
+            guard let chunk else { return nil }
+            sent += Int64(chunk.readableBytes)
             progress?(TransferProgress(completed: sent, total: total))
-            return ByteBuffer(data: chunk)
+            return chunk
         }
     }
 }

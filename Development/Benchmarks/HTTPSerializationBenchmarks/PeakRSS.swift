@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import AsyncHTTPClient
 import HTTPSerialization
 
 /// Peak memory measured the only honest way in a process that has already run other
@@ -36,6 +37,15 @@ enum PeakRSS {
                 }
                 done.wait()
             }
+        case "upload-baseline", "upload-bridge":
+            guard let argument, let sink = try? UploadBenchmarks.DiscardSink() else { exit(2) }
+            var form = try? MultipartFormData(boundary: MultipartBenchmarks.boundary)
+            try? form?.appendPart(fileURL: URL(fileURLWithPath: argument), name: "file", fileName: "upload.bin",
+                                  mimeType: "application/octet-stream")
+            guard let form else { exit(2) }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            if name == "upload-bridge", !UploadBenchmarks.bridgeUpload(form, port: sink.port, client: client) { exit(3) }
+            try? client.syncShutdown()
         default:
             exit(2)
         }

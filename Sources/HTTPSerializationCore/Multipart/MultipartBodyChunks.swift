@@ -96,16 +96,16 @@ public struct MultipartByteChunks: AsyncSequence, Sendable {
     }
 }
 
-/// What both chunk sequences share: the lazy reader, the throttle, and closing the parts
-/// once the body ends or fails.
-struct MultipartChunkProducer {
+/// What every chunk sequence shares (these two, and the async-http-client bridge's
+/// `ByteBuffer`s): the lazy reader, the throttle, and closing the parts once the body ends or fails.
+package struct MultipartChunkProducer {
     private let form: MultipartFormData
     private let chunkSize: Int
     private var reader: MultipartBodyReader?
     private var throttle: ThrottleState
     private var finished = false
 
-    init(form: MultipartFormData, chunkSize: Int) {
+    package init(form: MultipartFormData, chunkSize: Int) {
         self.form = form
         self.chunkSize = chunkSize
         throttle = ThrottleState(form.throttle)
@@ -113,7 +113,7 @@ struct MultipartChunkProducer {
 
     /// The next chunk, made by `make` from a capacity and a function that fills a buffer and
     /// returns the count; nil once the body has ended.
-    mutating func next<Chunk>(
+    package mutating func next<Chunk>(
         _ make: (Int, (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Chunk
     ) async throws -> Chunk? {
         guard !finished else { return nil }
