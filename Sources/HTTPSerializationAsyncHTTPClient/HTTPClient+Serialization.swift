@@ -134,7 +134,7 @@ extension HTTPClient {
         allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
         let clientRequest = try HTTPClientRequest(request, multipartForm: multipartForm, uploadProgress: uploadProgress)
-        let limit = timeout ?? .nanoseconds(Int64((request.timeoutInterval * 1e9).rounded()))
+        let limit = timeout ?? Self.timeLimit(request.timeoutInterval)
         let (response, body): (HTTPClientResponse, Data)
         do {
             (response, body) = try await exchange(clientRequest, timeout: limit, maximumResponseSize: maximumResponseSize,
@@ -157,6 +157,14 @@ extension HTTPClient {
             throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
         }
         return try SerializedResponse.decoding(http, data: body, request: request, serializer: serializer)
+    }
+
+    /// A `timeoutInterval` as a time limit: a non-positive, infinite or NaN interval (which
+    /// `URLRequest` accepts) means the 60-second default, and a huge one is capped at 30 years
+    /// rather than overflowing.
+    static func timeLimit(_ interval: TimeInterval) -> TimeAmount {
+        guard interval.isFinite, interval > 0 else { return .seconds(60) }
+        return .nanoseconds(Int64((min(interval, 1e9) * 1e9).rounded()))
     }
 
     /// Sends the request and reads the whole body, refusing one larger than the limit.

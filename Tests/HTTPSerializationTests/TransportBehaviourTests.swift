@@ -126,6 +126,17 @@ struct TransportBehaviourTests {
         #expect(error == .timedOut(url: request.url!.absoluteString, seconds: 0.5))
     }
 
+    @Test("a timeoutInterval of zero, infinity or NaN is the default limit on the bridge, never a trap",
+          arguments: [0, -1, .infinity, .nan, 1e300] as [Double])
+    func unusualTimeoutIntervals(interval: Double) async throws {
+        let server = try await EchoServer.start()
+        var request = Self.request("GET", server.baseURL.appendingPathComponent("json"))
+        request.timeoutInterval = interval
+        let result = try await Transport.asyncHTTPClient.send(request, serializer: DecodableResponseSerializer(Item.self))
+        #expect(result.output == Item(name: "httpser"))
+        try await server.stop()
+    }
+
     @Test("TLS to a server that does not speak it is TransportError.tlsFailed", arguments: Transport.allCases)
     func tlsFailure(transport: Transport) async throws {
         let server = try await EchoServer.start()

@@ -175,8 +175,8 @@ public struct SendRunner {
         let result: SerializedResponse<Data?>
         do {
             result = try await client.execute(
+                // The limit is the request's timeoutInterval, which --timeout set.
                 request, multipartForm: form, serializer: serializer,
-                timeout: .milliseconds(Int64((options.timeout ?? 60) * 1000)),
                 uploadProgress: { upload.update($0) }, downloadProgress: { download.update($0) })
             try await client.shutdown()
         } catch {
