@@ -183,6 +183,19 @@ struct CLIEndToEndTests {
         #expect(passed)
         #expect(captured.outputText.contains("7 passed, 0 failed"))
     }
+
+    @Test("serve announces itself first with one machine-readable line on standard output, then serves")
+    func serveAnnouncesItsPort() async throws {
+        let captured = CapturedConsole()
+        let server = try await Serve.start(port: 0, console: captured.console)
+        let line = captured.outputText
+        #expect(line == "listening on http://127.0.0.1:\(server.port)\n")
+        #expect(captured.errors.hasPrefix("routes: "))
+        let url = URL(string: String(line.dropFirst("listening on ".count).dropLast()) + "/json")!
+        let (_, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        try await server.stop()
+    }
 }
 
 @Suite("Transports and echo routes")

@@ -78,10 +78,19 @@ public struct Serve: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let server = try await EchoServer.start(port: port)
-        print("echo server listening on \(server.baseURL.absoluteString)")
-        print("routes: /status/CODE /json /xml /plist /png /empty /respond?status=&type=&body=; anything else is echoed")
+        _ = try await Self.start(port: port, console: Console.standard())
         while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
+    }
+
+    /// Starts the echo server and announces it: first one machine-readable line,
+    /// `listening on http://127.0.0.1:PORT`, written straight to the descriptor (never left in
+    /// a buffer), so a script can start `serve --port 0` and read the port; the routes go to
+    /// standard error.
+    public static func start(port: Int, console: Console) async throws -> EchoServer {
+        let server = try await EchoServer.start(port: port)
+        console.out("listening on \(server.baseURL.absoluteString)\n")
+        console.error("routes: /status/CODE /json /xml /plist /png /empty /respond?status=&type=&body=; anything else is echoed\n")
+        return server
     }
 }
 
