@@ -147,15 +147,13 @@ extension HTTPClient {
             fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
         }
         // The URL the response came from, after any redirect, as URLSession reports it.
-        let hasBody = multipartForm != nil || request.httpBodyStream != nil || request.httpBody != nil
         let redirected = response.history.count > 1
-        if hasBody, redirected, !allowsRedirectedBodies, let from = request.url, let to = response.url {
-            throw RequestSerializationError.redirectedWithBody(from: from.absoluteString, to: to.absoluteString)
-        }
         guard let url = (redirected ? response.url : nil) ?? request.url,
               let http = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
             throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
         }
+        let hasBody = multipartForm != nil || request.httpBodyStream != nil || request.httpBody != nil
+        try request.checkNotRedirected(to: http, hasBody: hasBody && !allowsRedirectedBodies)
         return try SerializedResponse.decoding(http, data: body, request: request, serializer: serializer)
     }
 

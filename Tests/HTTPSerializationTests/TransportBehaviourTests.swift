@@ -179,36 +179,17 @@ struct TransportBehaviourTests {
     }
 }
 
-/// A TCP listener on 127.0.0.1 that completes handshakes (the kernel does) but never reads or
-/// answers: a server that has stopped responding.
-final class SilentListener: @unchecked Sendable {
-    // @unchecked: `descriptor` and `port` are set once in init; `close` is called once.
-    let port: Int
-    private let descriptor: Int32
+/// A server that has stopped responding: it listens, the kernel completes handshakes, and
+/// nothing ever reads or answers.
+final class SilentListener: Sendable {
+    private let listener: LoopbackListener
+    var port: Int { listener.port }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            _ = Glibc.close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = try LoopbackListener(backlog: 16)
     }
 
     func close() {
-        _ = Glibc.close(descriptor)
+        _ = Glibc.close(listener.descriptor)
     }
 }

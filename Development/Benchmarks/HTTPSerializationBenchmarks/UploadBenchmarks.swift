@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EchoServer
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,27 +16,15 @@ import HTTPSerializationAsyncHTTPClient
 enum UploadBenchmarks {
     /// A loopback HTTP/1.1 server that reads each request's head and `Content-Length` bytes of
     /// body, discards them, and answers `200` with an empty body.
-    final class DiscardSink: @unchecked Sendable {
-        // @unchecked: `port` and `listener` are set once in init; each connection is served by
-        // its own thread, which owns its descriptor and buffer.
+    /// Each connection is served by its own thread, which owns its descriptor and buffer.
+    final class DiscardSink: Sendable {
         let port: Int
         private let listener: Int32
 
         init() throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            listener = fd
-            port = Int(UInt16(bigEndian: address.sin_port))
+            let socket = try LoopbackListener()
+            listener = socket.descriptor
+            port = socket.port
             Thread.detachNewThread { [self] in acceptLoop() }
         }
 
@@ -89,9 +78,17 @@ enum UploadBenchmarks {
         }
     }
 
-    /// The physical limit: the request head, then the encoded body with `sendfile(2)` (or, with
-    /// `copyLoop`, a 1 MiB `read(2)`/`write(2)` loop), then the response read to its end.
-    static func sendfileUpload(body file: URL, length: Int, port: Int, contentType: String, copyLoop: Bool = false) -> Bool {
+    /// How the references move the encoded body from its file to the socket.
+    enum RawCopy {
+        /// `sendfile(2)`: the kernel copies.
+        case sendfile
+        /// A 1 MiB `read(2)`/`write(2)` loop through user space.
+        case readWriteLoop
+    }
+
+    /// The physical limit: the request head, then the encoded body copied by `copy`, then the
+    /// response read to its end.
+    static func rawUpload(body file: URL, length: Int, port: Int, contentType: String, copy: RawCopy) -> Bool {
         let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(connection) }
         var address = sockaddr_in()
@@ -109,7 +106,7 @@ enum UploadBenchmarks {
         let source = open(file.path, O_RDONLY)
         defer { close(source) }
         var sent = 0
-        if copyLoop {
+        if copy == .readWriteLoop {
             let size = 1 << 20
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
             defer { buffer.deallocate() }
@@ -178,10 +175,10 @@ enum UploadBenchmarks {
         defer { try? client.syncShutdown() }
         var ok = true
         let times = fastest(runs: runs, [
-            { ok = sendfileUpload(body: body, length: Int(form.contentLength), port: sink.port, contentType: form.contentType) && ok },
+            { ok = rawUpload(body: body, length: Int(form.contentLength), port: sink.port, contentType: form.contentType, copy: .sendfile) && ok },
             { ok = bridgeUpload(form, port: sink.port, client: client) && ok },
-            { ok = sendfileUpload(body: body, length: Int(form.contentLength), port: sink.port, contentType: form.contentType,
-                                  copyLoop: true) && ok },
+            { ok = rawUpload(body: body, length: Int(form.contentLength), port: sink.port, contentType: form.contentType,
+                             copy: .readWriteLoop) && ok },
         ])
         check(ok, "an upload to the discard sink failed")
         let megabytes = Double(form.contentLength) / 1e6

@@ -44,3 +44,13 @@ extension SerializedResponse {
         return SerializedResponse(output: try serializer.responseObject(for: context), response: http, data: data)
     }
 }
+
+extension URLRequest {
+    /// The redirect rule of both transports: a request with a body whose response came from
+    /// another URL is ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``
+    /// (the body may have been dropped on the way).
+    package func checkNotRedirected(to response: URLResponse, hasBody: Bool) throws {
+        guard hasBody, let from = url?.absoluteString, let to = response.url?.absoluteString, from != to else { return }
+        throw RequestSerializationError.redirectedWithBody(from: from, to: to)
+    }
+}

@@ -29,7 +29,7 @@ extension URLSession {
         try request.validateForSending()
         let (data, response) = try await Self.exchange(request) { try await self.data(for: request) }
         let hasBody = request.httpBody != nil || request.httpBodyStream != nil
-        try Self.checkRedirect(request, response, hasBody: hasBody && !allowsRedirectedBodies)
+        try request.checkNotRedirected(to: response, hasBody: hasBody && !allowsRedirectedBodies)
         return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
     }
 
@@ -74,7 +74,7 @@ extension URLSession {
             try await self.data(for: request, delegate: progress.map(UploadProgressDelegate.init))
         }
         #endif
-        try Self.checkRedirect(request, response, hasBody: !form.isEmpty && !allowsRedirectedBodies)
+        try request.checkNotRedirected(to: response, hasBody: !form.isEmpty && !allowsRedirectedBodies)
         return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
     }
 
@@ -85,12 +85,6 @@ extension URLSession {
         } catch {
             throw TransportError(urlSessionError: error, request: request) ?? error
         }
-    }
-
-    /// A body-carrying request whose response came from another URL was redirected.
-    static func checkRedirect(_ request: URLRequest, _ response: URLResponse, hasBody: Bool) throws {
-        guard hasBody, let from = request.url?.absoluteString, let to = response.url?.absoluteString, from != to else { return }
-        throw RequestSerializationError.redirectedWithBody(from: from, to: to)
     }
 }
 
