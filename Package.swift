@@ -135,6 +135,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            // Recorded HTTPie requests, read from the source tree by their test.
+            exclude: ["Fixtures"],
             swiftSettings: strictness
         ),
     ])

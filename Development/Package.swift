@@ -64,6 +64,8 @@ let package = Package(
                 .product(name: "HTTPSerializationAsyncHTTPClient", package: "swift-http-serialization"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictness
         ),

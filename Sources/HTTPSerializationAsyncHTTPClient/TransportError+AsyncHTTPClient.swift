@@ -8,13 +8,26 @@ import Darwin
 #endif
 import HTTPSerialization
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
 extension TransportError {
-    /// The typed form of an async-http-client or SwiftNIO failure for a request to `url`;
-    /// nil for cancellation and for errors of this package, which pass through unchanged.
-    init?(asyncHTTPClientError error: any Error, url: String, timeout: TimeAmount) {
+    /// The typed form of an async-http-client or SwiftNIO failure for a request to `url`.
+    ///
+    /// For code that drives `HTTPClient` itself (streaming a download, following redirects
+    /// its own way) and wants the errors `execute(_:serializer:)` throws. Nil for
+    /// cancellation and for errors of this package, which pass through unchanged; `timeout`
+    /// is the limit a timeout error reports.
+    ///
+    /// ```swift
+    /// do {
+    ///     let response = try await client.execute(request, timeout: .seconds(30))
+    /// } catch {
+    ///     throw TransportError(asyncHTTPClientError: error, url: request.url, timeout: .seconds(30)) ?? error
+    /// }
+    /// ```
+    public init?(asyncHTTPClientError error: any Error, url: String, timeout: TimeAmount) {
         let seconds = Double(timeout.nanoseconds) / 1e9
         switch error {
         case is any HTTPSerializationError, is CancellationError:
@@ -47,6 +60,9 @@ extension TransportError {
             case ECONNRESET, EPIPE: self = .connectionLost(url: url)
             default: self = .failed(url: url, reason: "\(error)", underlying: UnderlyingError(error))
             }
+        case HTTPParserError.invalidEOFState:
+            // The connection closed before the response's framing was complete.
+            self = .connectionLost(url: url)
         case let error as ChannelError:
             if case .connectTimeout = error {
                 self = .timedOut(url: url, seconds: seconds)

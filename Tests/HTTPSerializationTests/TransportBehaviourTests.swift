@@ -193,3 +193,47 @@ final class SilentListener: Sendable {
         _ = Glibc.close(listener.descriptor)
     }
 }
+
+extension TransportBehaviourTests {
+    @Test("a connection closed in the middle of the body is TransportError.connectionLost", arguments: Transport.allCases)
+    func connectionLost(transport: Transport) async throws {
+        let server = try TruncatingServer()
+        defer { server.close() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/cut")!
+        var request = Self.request("GET", url)
+        request.timeoutInterval = 10
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(request, serializer: HTTPResponseSerializer())
+        }
+        #expect(error == .connectionLost(url: url.absoluteString))
+        #expect(error.map { $0 as NSError }?.code == -1005)
+    }
+}
+
+/// A server that promises 100 bytes of body, sends 9 and closes the connection.
+final class TruncatingServer: Sendable {
+    private let listener: LoopbackListener
+    var port: Int { listener.port }
+
+    init() throws {
+        listener = try LoopbackListener(backlog: 16)
+        let descriptor = listener.descriptor
+        Thread.detachNewThread {
+            while true {
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { return }
+                var request = [UInt8](repeating: 0, count: 64 * 1024)
+                _ = read(client, &request, request.count)
+                let response = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":".utf8)
+                _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = Glibc.close(client)
+            }
+        }
+    }
+
+    /// Stops accepting: shutting a listening socket down wakes the blocked `accept` on Linux.
+    func close() {
+        _ = shutdown(listener.descriptor, Int32(SHUT_RDWR))
+        _ = Glibc.close(listener.descriptor)
+    }
+}

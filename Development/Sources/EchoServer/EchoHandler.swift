@@ -48,8 +48,9 @@ final class EchoHandler: ChannelInboundHandler {
             return send(context, head, status: 413, contentType: "text/plain",
                         body: Data("body of \(bodySize) bytes exceeds the \(configuration.maximumBodySize)-byte limit\n".utf8))
         }
-        if let canned = EchoRoutes.canned(path: path, query: query) {
-            return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body, location: canned.location)
+        if let canned = EchoRoutes.canned(path: path, query: query, range: head.headers.first(name: "range")) {
+            return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body, location: canned.location,
+                        extraHeaders: canned.extraHeaders)
         }
         let bodyData = Data(body.readableBytesView)
         var report = EchoReport(
@@ -77,11 +78,13 @@ final class EchoHandler: ChannelInboundHandler {
     }
 
     private func send(
-        _ context: ChannelHandlerContext, _ head: HTTPRequestHead, status: Int, contentType: String?, body: Data, location: String? = nil
+        _ context: ChannelHandlerContext, _ head: HTTPRequestHead, status: Int, contentType: String?, body: Data, location: String? = nil,
+        extraHeaders: [(String, String)] = []
     ) {
         var headers = HTTPHeaders()
         if let contentType { headers.add(name: "Content-Type", value: contentType) }
         if let location { headers.add(name: "Location", value: location) }
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         let omitsBody = status == 204 || status == 304 || head.method == .HEAD
         if status != 204 && status != 304 { headers.add(name: "Content-Length", value: String(body.count)) }
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)

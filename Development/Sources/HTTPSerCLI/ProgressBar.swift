@@ -1,41 +1,50 @@
 import Foundation
 import HTTPSerialization
 
-/// An upload or download progress bar on standard error: redrawn in place on a terminal, a
-/// single summary line otherwise.
+/// An upload or download progress bar on standard error, redrawn in place. It is drawn only
+/// on a terminal, and only for transfers large enough to take a noticeable time.
 ///
 /// `@unchecked Sendable`: updates come from transport threads; state is guarded by `lock`.
 final class ProgressBar: @unchecked Sendable {
+    /// Smaller transfers finish before a bar would tell anyone anything.
+    static let defaultMinimum: Int64 = 1 << 20
+
     private let label: String
     private let console: Console
+    private let minimum: Int64
     private let lock = NSLock()
     private let start = Date()
     private var lastDraw = Date.distantPast
+    private var drawn = false
     private var latest = TransferProgress(completed: 0, total: nil)
 
-    init(label: String, console: Console) {
+    init(label: String, console: Console, minimum: Int64 = ProgressBar.defaultMinimum) {
         self.label = label
         self.console = console
+        self.minimum = minimum
     }
 
     func update(_ progress: TransferProgress) {
+        guard console.errorIsTerminal, max(progress.total ?? 0, progress.completed) >= minimum else { return }
         lock.lock()
         latest = progress
         let now = Date()
         let due = now.timeIntervalSince(lastDraw) >= 0.1 || progress.completed == progress.total
-        if due { lastDraw = now }
+        if due {
+            lastDraw = now
+            drawn = true
+        }
         lock.unlock()
-        if due && console.errorIsTerminal { console.error("\r" + line(progress, elapsed: now.timeIntervalSince(start)) + "\u{1B}[K") }
+        if due { console.error("\r" + line(progress, elapsed: now.timeIntervalSince(start)) + "\u{1B}[K") }
     }
 
-    /// The final line: completes the bar on a terminal, or prints the one summary otherwise.
+    /// Completes a bar that was drawn.
     func finish() {
         lock.lock()
-        let progress = latest
+        let (progress, wasDrawn) = (latest, drawn)
         lock.unlock()
-        guard progress.completed > 0 else { return }
-        let text = line(progress, elapsed: Date().timeIntervalSince(start))
-        console.error(console.errorIsTerminal ? "\r" + text + "\u{1B}[K\n" : text + "\n")
+        guard wasDrawn else { return }
+        console.error("\r" + line(progress, elapsed: Date().timeIntervalSince(start)) + "\u{1B}[K\n")
     }
 
     private func line(_ progress: TransferProgress, elapsed: TimeInterval) -> String {

@@ -11,87 +11,181 @@ enum BodyMode: String {
 
 /// What the tool was asked to send, turned into a request by the package's own serializers.
 struct RequestPlan {
-    var method: String
+    /// The method given, or nil to choose GET without data and POST with it.
+    var method: String?
     var url: String
     var items: [RequestItem]
+    /// The body style asked for; nil is HTTPie's default, JSON.
     var mode: BodyMode?
+    /// A body from standard input or `--raw`, sent as it is.
+    var rawBody: Data?
     var boundary: String?
     var throttle: (packetSize: Int, delay: Double)?
     var auth: (user: String, password: String)?
-    var timeout: Double?
 
     /// The request, and its multipart form when it has one.
     func build() throws -> (URLRequest, MultipartFormData?) {
-        let files = items.compactMap { item -> (String, String, String?)? in
-            if case .file(let name, let path, let type) = item { return (name, path, type) }
+        let dataItems = items.filter(\.isData)
+        let bodyFiles = items.compactMap { item -> (String, String?)? in
+            if case .bodyFile(let path, let type) = item { return (path, type) }
             return nil
         }
-        let parameters = try RequestItems.parameters(from: items)
-        let mode = self.mode ?? (files.isEmpty ? (parameters == nil ? nil : .json) : .multipart)
-        if !files.isEmpty, mode != .multipart {
-            throw RequestItemError(description: "file items (field@path) need a multipart body; drop --\(mode!.rawValue) or use --multipart")
+        let hasFileParts = items.contains { if case .file = $0 { return true } else { return false } }
+        if rawBody != nil || !bodyFiles.isEmpty {
+            guard rawBody == nil || bodyFiles.isEmpty, bodyFiles.count <= 1, dataItems.count == bodyFiles.count else {
+                throw RequestItemError(description: "a request body (from standard input, --raw or @file) and request data (name=value) cannot be mixed; pass --ignore-stdin to let the items take priority")
+            }
         }
+        let mode = try bodyMode(hasFileParts: hasFileParts)
+        let method = self.method ?? (dataItems.isEmpty && rawBody == nil ? "GET" : "POST")
+        let sendsJSON = mode == .json && (self.mode == .json || !dataItems.isEmpty || rawBody != nil)
 
-        var serializer = HTTPRequestSerializer(headers: HTTPHeaderFields())
-        try serializer.setValue("httpser/\(HTTPSer.version)", forHTTPHeaderField: "User-Agent")
-        try serializer.setValue(mode == .json ? "application/json, */*;q=0.5" : "*/*", forHTTPHeaderField: "Accept")
-        if let auth { try serializer.setAuthorizationHeader(username: auth.user, password: auth.password) }
-        for case .header(let name, let value) in items {
-            try serializer.setValue(value, forHTTPHeaderField: name)
-        }
-        if let timeout { serializer.timeoutInterval = timeout }
+        var serializer = HTTPRequestSerializer(headers: try headers(acceptingJSON: sendsJSON))
+        // HTTPie's data items always go in the body, whatever the method; query items are `==`.
+        serializer.methodsEncodingParametersInURI = []
+        let urlString = try urlWithQueryItems()
 
-        var urlString = url
-        let query = items.compactMap { item -> String? in
-            guard case .query(let name, let value) = item else { return nil }
-            return percentEscaped(name) + "=" + percentEscaped(value)
-        }
-        if !query.isEmpty {
-            guard let parsed = URL(string: url, encodingInvalidCharacters: false) else { throw RequestSerializationError.invalidURL(url) }
-            urlString = try parsed.appendingEncodedQuery(query.joined(separator: "&")).absoluteString
+        if let raw = try rawBody ?? bodyFiles.first.map({ try readBodyFile($0.0) }) {
+            // Without parameters the JSON serializer adds the headers and nothing else (the
+            // form serializer would add its own empty body).
+            var request = try JSONRequestSerializer(base: serializer).request(method: method, urlString: urlString, parameters: nil)
+            request.httpBody = raw
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                let type = bodyFiles.first.map { $0.1 ?? MIMETypes.type(forFileName: $0.0) }
+                    ?? (mode == .form ? "application/x-www-form-urlencoded" : "application/json")
+                request.setValue(type, forHTTPHeaderField: "Content-Type")
+            }
+            return (request, nil)
         }
 
         switch mode {
-        case .multipart?:
-            let request = try serializer.multipartFormRequest(method: method, urlString: urlString, parameters: parameters, boundary: boundary) { form in
-                for (name, path, type) in files {
-                    let url = URL(fileURLWithPath: path)
-                    try form.appendPart(fileURL: url, name: name, fileName: url.lastPathComponent,
-                                        mimeType: type ?? MIMETypes.type(forFileName: url.lastPathComponent))
-                }
-                if let throttle { form.throttleBandwidth(packetSize: throttle.packetSize, delay: throttle.delay) }
-            }
-            return (request, (request.httpBodyStream as? MultipartBodyStream)?.form)
-        case .form?:
-            return (try serializer.request(method: method, urlString: urlString, parameters: parameters), nil)
-        case .plist?:
+        case .multipart:
+            let form = try multipartForm()
+            return (try serializer.request(method: method, urlString: urlString, multipartForm: form), form)
+        case .form:
+            // Fields go out in item order with their names as written, repeats kept, as HTTPie
+            // sends them; the values are escaped the AFNetworking way.
+            let body = try formPairs().map { QueryStringPair(field: $0.0, value: .string($0.1)).urlEncodedString() }.joined(separator: "&")
+            serializer.queryStringSerialization = { _, _ in body }
+            return (try serializer.request(method: method, urlString: urlString, parameters: .dictionary([:])), nil)
+        case .plist:
+            let parameters = try tree()
             return (try PropertyListRequestSerializer(base: serializer).request(method: method, urlString: urlString, parameters: parameters), nil)
-        case .json?, nil:
+        case .json:
+            let parameters = try tree()
             // Sorted keys, so the same items always give the same bytes.
             let json = JSONRequestSerializer(base: serializer, writingOptions: [.sortedKeys, .withoutEscapingSlashes])
             return (try json.request(method: method, urlString: urlString, parameters: parameters), nil)
         }
     }
-}
 
-/// The exact bytes of a request as HTTP/1.1 would send them, for `--offline`.
-enum OfflineRenderer {
-    static func render(_ request: URLRequest, form: MultipartFormData?) throws -> Data {
-        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
+    private func bodyMode(hasFileParts: Bool) throws -> BodyMode {
+        switch mode {
+        case nil, .multipart?:
+            return hasFileParts ? .multipart : (mode ?? .json)
+        case .form?:
+            return hasFileParts ? .multipart : .form
+        case let other?:
+            if hasFileParts {
+                throw RequestItemError(description: "file items (field@path) need a multipart body; use --form or --multipart instead of --\(other.rawValue)")
+            }
+            return other
         }
-        let body: Data? = try form.map { try $0.encodedData() } ?? request.httpBody
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
-        var host = components.host ?? ""
-        if let port = components.port { host += ":\(port)" }
-        var headers = request.allHTTPHeaderFields ?? [:]
-        if let body { headers["Content-Length"] = String(body.count) }
-        var text = "\(request.httpMethod ?? "GET") \(target) HTTP/1.1\r\nHost: \(host)\r\n"
-        for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            text += "\(name): \(value)\r\n"
+    }
+
+    /// The defaults (`User-Agent`, `Accept`, credentials), then the header items in order: a
+    /// repeated name adds a value, `Name:` removes the header, `Name;` sends it empty.
+    private func headers(acceptingJSON: Bool) throws -> HTTPHeaderFields {
+        var headers = HTTPHeaderFields()
+        try headers.setValue("httpser/\(HTTPSer.version)", forHTTPHeaderField: "User-Agent")
+        try headers.setValue(acceptingJSON ? "application/json, */*;q=0.5" : "*/*", forHTTPHeaderField: "Accept")
+        if let auth {
+            let token = Data("\(auth.user):\(auth.password)".utf8).base64EncodedString()
+            try headers.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
         }
-        text += "\r\n"
-        return Data(text.utf8) + (body ?? Data())
+        var given: Set<String> = []
+        for item in items {
+            let (name, value): (String, String?)
+            switch item {
+            case .header(let itemName, let itemValue): (name, value) = (itemName, itemValue)
+            case .emptyHeader(let itemName): (name, value) = (itemName, "")
+            case .removeHeader(let itemName): (name, value) = (itemName, nil)
+            default: continue
+            }
+            let lower = name.lowercased()
+            if lower == "content-length" || lower == "transfer-encoding" {
+                throw RequestItemError(description: "\(name) is set by httpser from the body it sends (an exact Content-Length); a \(name) item is refused rather than printed and then dropped")
+            }
+            if let value, given.contains(lower) {
+                try headers.addValue(value, forHTTPHeaderField: name)
+            } else {
+                try headers.setValue(value, forHTTPHeaderField: name)
+            }
+            given.insert(lower)
+        }
+        return headers
+    }
+
+    private func urlWithQueryItems() throws -> String {
+        let query = items.compactMap { item -> String? in
+            guard case .query(let name, let value) = item else { return nil }
+            return percentEscaped(name) + "=" + percentEscaped(value)
+        }
+        guard !query.isEmpty else { return url }
+        guard let parsed = URL(string: url, encodingInvalidCharacters: false) else { throw RequestSerializationError.invalidURL(url) }
+        return try parsed.appendingEncodedQuery(query.joined(separator: "&")).absoluteString
+    }
+
+    /// Data items as name and text: forms and multipart fields take names literally, and a
+    /// `:=` value as the JSON text it was written as.
+    private func formPairs() throws -> [(String, String)] {
+        items.compactMap { item in
+            switch item {
+            case .data(let name, let value): return (FieldPath.literal(name), value)
+            case .json(let name, _, let text): return (FieldPath.literal(name), text)
+            default: return nil
+            }
+        }
+    }
+
+    private func tree() throws -> ParameterValue? {
+        var tree = ParameterTree()
+        for item in items {
+            switch item {
+            case .data(let name, let value): try tree.insert(.string(value), at: name)
+            case .json(let name, let value, _): try tree.insert(value, at: name)
+            default: continue
+            }
+        }
+        return tree.root
+    }
+
+    /// Fields and files as parts, in item order.
+    private func multipartForm() throws -> MultipartFormData {
+        var form = try boundary.map(MultipartFormData.init(boundary:)) ?? MultipartFormData()
+        for item in items {
+            switch item {
+            case .data(let name, let value):
+                try form.appendPart(formData: Data(value.utf8), name: FieldPath.literal(name))
+            case .json(let name, _, let text):
+                try form.appendPart(formData: Data(text.utf8), name: FieldPath.literal(name))
+            case .file(let name, let path, let type):
+                let url = URL(fileURLWithPath: path)
+                try form.appendPart(fileURL: url, name: name, fileName: url.lastPathComponent,
+                                    mimeType: type ?? MIMETypes.type(forFileName: url.lastPathComponent))
+            default:
+                continue
+            }
+        }
+        if let throttle { form.throttleBandwidth(packetSize: throttle.packetSize, delay: throttle.delay) }
+        return form
+    }
+
+    private func readBodyFile(_ path: String) throws -> Data {
+        do {
+            return try FileReading.disk.read(path)
+        } catch {
+            throw RequestItemError(description: "\"@\(path)\": the file cannot be read (\(FileReading.reason(error)))")
+        }
     }
 }

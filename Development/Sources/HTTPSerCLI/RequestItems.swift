@@ -1,59 +1,123 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPSerialization
 
-/// One HTTPie-style request item from the command line.
+/// One HTTPie-style request item from the command line, with any file it names already read.
 enum RequestItem: Equatable {
     /// `Header:value`
     case header(name: String, value: String)
-    /// `name==value`: appended to the URL query.
+    /// `Header:`: the header is not sent at all, even a default one.
+    case removeHeader(name: String)
+    /// `Header;`: the header is sent with an empty value.
+    case emptyHeader(name: String)
+    /// `name==value`, or `name==@file`: appended to the URL query.
     case query(name: String, value: String)
-    /// `name=value`: a string field.
-    case field(path: [FieldPathSegment], value: String)
-    /// `name:=json`: a raw JSON value.
-    case jsonField(path: [FieldPathSegment], json: String)
-    /// `field@path[;type=mime]`: a file to upload.
+    /// `name=value`, or `name=@file`: a string field.
+    case data(name: String, value: String)
+    /// `name:=json`, or `name:=@file`: a raw JSON value, kept with the text it came from.
+    case json(name: String, value: ParameterValue, text: String)
+    /// `field@path[;type=mime]`: a file to upload as a multipart part.
     case file(name: String, path: String, mimeType: String?)
+    /// `@path[;type=mime]`: the file is the whole request body.
+    case bodyFile(path: String, mimeType: String?)
+
+    /// Whether the item puts data in the body, which makes POST the default method.
+    var isData: Bool {
+        switch self {
+        case .data, .json, .file, .bodyFile: return true
+        case .header, .removeHeader, .emptyHeader, .query: return false
+        }
+    }
 }
 
-/// A step of a nested field name: `a[b][]` is key `a`, key `b`, append.
-enum FieldPathSegment: Equatable {
-    case key(String)
-    case index(Int)
-    case append
-}
-
+/// A usage error: a malformed item or option, reported with exit status 2 as HTTPie does.
 struct RequestItemError: Error, CustomStringConvertible {
     var description: String
 }
 
 enum RequestItems {
-    /// Separators, longest first so `:=` wins over `:` and `==` over `=`.
-    private static let separators = [":=", "==", "=", "@", ":"]
+    /// HTTPie's separators; at the same position the longest wins, so `:=@` beats `:=` and `:`.
+    private static let separators = [":=@", "==@", "=@", ":=", "==", "=", "@", ":", ";"]
+    /// Characters a backslash makes literal. `[` and `]` keep their backslash in names, where
+    /// the nested-name parser reads it.
+    private static let escapable: Set<Character> = [":", "=", "@", ";", "\\"]
 
-    /// Parses one item, choosing the separator that appears first (the longest at a tie).
-    static func parse(_ text: String) throws -> RequestItem {
-        var best: (range: Range<String.Index>, separator: String)?
-        for separator in separators {
-            guard let range = text.range(of: separator) else { continue }
-            if best == nil || range.lowerBound < best!.range.lowerBound {
-                best = (range, separator)
+    /// Parses one item, reading the file of `=@`, `:=@` and `==@` items.
+    static func parse(_ text: String, files: FileReading = .disk) throws -> RequestItem {
+        let characters = Array(text)
+        var name = ""
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\", index + 1 < characters.count {
+                let next = characters[index + 1]
+                if escapable.contains(next) {
+                    name.append(next)
+                } else {
+                    name.append(character)
+                    name.append(next)
+                }
+                index += 2
+                continue
+            }
+            if let separator = separators.first(where: { characters[index...].starts(with: Array($0)) }) {
+                let value = unescapeValue(characters[(index + separator.count)...])
+                return try item(name: name, separator: separator, value: value, original: text, files: files)
+            }
+            name.append(character)
+            index += 1
+        }
+        throw RequestItemError(description: "\"\(text)\" is not a request item (name=value, name:=json, name==query, Header:value, Header:, Header;, field@file, name=@file or name:=@file)")
+    }
+
+    private static func unescapeValue(_ characters: ArraySlice<Character>) -> String {
+        var value = ""
+        var index = characters.startIndex
+        while index < characters.endIndex {
+            let character = characters[index]
+            if character == "\\", index + 1 < characters.endIndex, escapable.contains(characters[index + 1]) {
+                value.append(characters[index + 1])
+                index += 2
+            } else {
+                value.append(character)
+                index += 1
             }
         }
-        guard let (range, separator) = best, range.lowerBound != text.startIndex else {
-            throw RequestItemError(description: "\"\(text)\" is not a request item (name=value, name:=json, name==query, Header:value or field@file)")
+        return value
+    }
+
+    private static func item(name: String, separator: String, value: String, original: String, files: FileReading) throws -> RequestItem {
+        if name.isEmpty && separator != "@" {
+            throw RequestItemError(description: "\"\(original)\" has no name before \"\(separator)\"")
         }
-        let name = String(text[..<range.lowerBound])
-        let value = String(text[range.upperBound...])
         switch separator {
         case ":":
-            guard HTTPHeaderFields.isToken(name) else { throw RequestItemError(description: "\"\(name)\" is not a valid header name") }
-            return .header(name: name, value: value.hasPrefix(" ") ? String(value.dropFirst()) : value)
+            try checkHeaderName(name)
+            let trimmed = value.drop { $0 == " " || $0 == "\t" }
+            return trimmed.isEmpty ? .removeHeader(name: name) : .header(name: name, value: String(trimmed))
+        case ";":
+            try checkHeaderName(name)
+            guard value.isEmpty else {
+                throw RequestItemError(description: "\"\(original)\": a header with an empty value is written Header; with nothing after the semicolon")
+            }
+            return .emptyHeader(name: name)
         case "==":
-            return .query(name: name, value: value)
+            return .query(name: FieldPath.literal(name), value: value)
+        case "==@":
+            return .query(name: FieldPath.literal(name), value: try files.text(value, item: original))
         case "=":
-            return .field(path: try fieldPath(name), value: value)
+            return .data(name: name, value: value)
+        case "=@":
+            return .data(name: name, value: try files.text(value, item: original))
         case ":=":
-            return .jsonField(path: try fieldPath(name), json: value)
+            return .json(name: name, value: try json(value, source: value), text: value)
+        case ":=@":
+            let text = try files.text(value, item: original)
+            return .json(name: name, value: try json(text, source: value), text: text)
         default:
             var path = value
             var mimeType: String?
@@ -61,77 +125,49 @@ enum RequestItems {
                 path = String(value[..<typeRange.lowerBound])
                 mimeType = String(value[typeRange.upperBound...])
             }
-            return .file(name: name, path: path, mimeType: mimeType)
+            guard !path.isEmpty else { throw RequestItemError(description: "\"\(original)\" names no file after @") }
+            return name.isEmpty ? .bodyFile(path: path, mimeType: mimeType) : .file(name: FieldPath.literal(name), path: path, mimeType: mimeType)
         }
     }
 
-    /// `a[b][]` ⇒ [.key("a"), .key("b"), .append]; `a[0]` ⇒ [.key("a"), .index(0)].
-    static func fieldPath(_ name: String) throws -> [FieldPathSegment] {
-        guard let open = name.firstIndex(of: "[") else { return [.key(name)] }
-        var segments: [FieldPathSegment] = [.key(String(name[..<open]))]
-        var rest = name[open...]
-        while !rest.isEmpty {
-            guard rest.first == "[", let close = rest.firstIndex(of: "]") else {
-                throw RequestItemError(description: "\"\(name)\" has an unbalanced bracket")
-            }
-            let inner = String(rest[rest.index(after: rest.startIndex)..<close])
-            if inner.isEmpty {
-                segments.append(.append)
-            } else if let index = Int(inner), index >= 0 {
-                segments.append(.index(index))
-            } else {
-                segments.append(.key(inner))
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        return segments
+    private static func checkHeaderName(_ name: String) throws {
+        guard HTTPHeaderFields.isToken(name) else { throw RequestItemError(description: "\"\(name)\" is not a valid header name") }
     }
 
-    /// Builds the parameter tree the data items describe.
-    static func parameters(from items: [RequestItem]) throws -> ParameterValue? {
-        var root: ParameterValue?
-        for item in items {
-            let (path, value): ([FieldPathSegment], ParameterValue)
-            switch item {
-            case .field(let itemPath, let text):
-                (path, value) = (itemPath, .string(text))
-            case .jsonField(let itemPath, let json):
-                guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed) else {
-                    throw RequestItemError(description: "\(json) is not valid JSON")
-                }
-                (path, value) = (itemPath, try ParameterValue(any: object))
-            default:
-                continue
-            }
-            root = try insert(value, at: path[...], into: root ?? .dictionary([:]))
-        }
-        return root
-    }
-
-    private static func insert(_ value: ParameterValue, at path: ArraySlice<FieldPathSegment>, into container: ParameterValue) throws -> ParameterValue {
-        guard let segment = path.first else { return value }
-        let rest = path.dropFirst()
-        switch (segment, container) {
-        case (.key(let key), .dictionary(var entries)):
-            entries[key] = try insert(value, at: rest, into: entries[key] ?? emptyContainer(for: rest.first))
-            return .dictionary(entries)
-        case (.append, .array(var elements)):
-            elements.append(try insert(value, at: rest, into: emptyContainer(for: rest.first)))
-            return .array(elements)
-        case (.index(let index), .array(var elements)):
-            while elements.count <= index { elements.append(.null) }
-            let current = elements[index] == .null ? emptyContainer(for: rest.first) : elements[index]
-            elements[index] = try insert(value, at: rest, into: current)
-            return .array(elements)
-        default:
-            throw RequestItemError(description: "a field name mixes an object and an array at the same place")
+    private static func json(_ text: String, source: String) throws -> ParameterValue {
+        do {
+            return try ParameterValue(json: Data(text.utf8))
+        } catch {
+            throw RequestItemError(description: "\(source) is not valid JSON: \(error)")
         }
     }
+}
 
-    private static func emptyContainer(for next: FieldPathSegment?) -> ParameterValue {
-        switch next {
-        case .append?, .index?: return .array([])
-        default: return .dictionary([:])
+/// How items read the files they name; tests substitute their own.
+struct FileReading: Sendable {
+    var read: @Sendable (String) throws -> Data
+
+    static let disk = FileReading { path in try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// The file's contents as UTF-8 text, or a usage error that names the item.
+    func text(_ path: String, item: String) throws -> String {
+        let data: Data
+        do {
+            data = try read(path)
+        } catch {
+            throw RequestItemError(description: "\"\(item)\": \(path) cannot be read (\(Self.reason(error)))")
         }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw RequestItemError(description: "\"\(item)\": \(path) is not UTF-8 text")
+        }
+        return text
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return error.localizedDescription
     }
 }

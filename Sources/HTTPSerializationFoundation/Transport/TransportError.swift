@@ -100,10 +100,14 @@ extension TransportError {
         case .networkConnectionLost: self = .connectionLost(url: url)
         case .cancelled: return nil
         default:
-            // corelibs reports libcurl's TLS failures as NSURLErrorUnknown with OpenSSL's message.
+            // corelibs reports some libcurl failures as NSURLErrorUnknown with curl's message:
+            // TLS failures carry OpenSSL's, and a connection closed mid-response says so.
             let message = (error as NSError).localizedDescription
             if message.contains("SSL") || message.contains("TLS") {
                 self = .tlsFailed(url: url, reason: message)
+            } else if message.hasPrefix("transfer closed") || message.contains("Empty reply from server")
+                        || message.contains("Connection reset by peer") {
+                self = .connectionLost(url: url)
             } else {
                 self = .failed(url: url, reason: "NSURLError \(error.code.rawValue): \(message)", underlying: UnderlyingError(error))
             }

@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// One request sent through async-http-client, with redirects followed by the tool itself so
+/// a byte body and a multipart form are treated alike.
+struct Exchange {
+    let client: HTTPClient
+    /// Follow 3xx responses that have a `Location`, as `--follow` asks.
+    var follow = false
+    var maximumRedirects = 30
+    /// `--timeout`, which async-http-client applies to connecting and to each wait for data.
+    var timeout: TimeAmount?
+
+    struct TooManyRedirects: Error, CustomStringConvertible {
+        var count: Int
+        var description: String { "too many redirects (--max-redirects=\(count))" }
+    }
+
+    /// A response whose body is still to be read, and the request that got it.
+    struct Hop {
+        var request: URLRequest
+        var response: HTTPClientResponse
+    }
+
+    /// A client without async-http-client's own redirect handling, with `--timeout` as its
+    /// connect and read timeouts (HTTPie's meaning: how long to wait, not how long in all).
+    static func makeClient(timeout: TimeAmount?) -> HTTPClient {
+        let configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: timeout, read: timeout))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Sends `request`, following redirects when asked. Every hop but the last has had its
+    /// body read and dropped; `onHop` sees each one.
+    func send(
+        _ request: URLRequest, form: MultipartFormData?, uploadProgress: (@Sendable (TransferProgress) -> Void)?,
+        onHop: (Hop) async throws -> Void = { _ in }
+    ) async throws -> Hop {
+        var current = request
+        var currentForm = form
+        var redirects = 0
+        while true {
+            let hop = Hop(request: current, response: try await sendOnce(current, form: currentForm, uploadProgress: uploadProgress))
+            guard follow, let next = Self.redirect(from: hop) else { return hop }
+            guard redirects < maximumRedirects else { throw TooManyRedirects(count: maximumRedirects) }
+            redirects += 1
+            for try await _ in hop.response.body {}
+            try await onHop(hop)
+            if next.httpBody == nil && next.httpBodyStream == nil { currentForm = nil }
+            current = next
+        }
+    }
+
+    private func sendOnce(
+        _ request: URLRequest, form: MultipartFormData?, uploadProgress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> HTTPClientResponse {
+        let clientRequest = try HTTPClientRequest(request, multipartForm: form, uploadProgress: uploadProgress)
+        do {
+            return try await client.execute(clientRequest, deadline: .distantFuture)
+        } catch {
+            // Without --timeout only connecting has a limit: async-http-client's 10 seconds.
+            throw TransportError(asyncHTTPClientError: error, url: clientRequest.url, timeout: timeout ?? .seconds(10)) ?? error
+        }
+    }
+
+    /// The request a 3xx response with a `Location` leads to, by the rules browsers, curl and
+    /// HTTPie share: 303 (and 301 or 302 after a POST) becomes a GET without a body; 307 and
+    /// 308 repeat the method and body. Credentials are not sent to another origin.
+    static func redirect(from hop: Hop) -> URLRequest? {
+        let status = Int(hop.response.status.code)
+        guard [301, 302, 303, 307, 308].contains(status),
+              let location = hop.response.headers.first(name: "location"),
+              let from = hop.request.url,
+              let target = URL(string: location, relativeTo: from)?.absoluteURL,
+              target.scheme == "http" || target.scheme == "https" else { return nil }
+        var next = hop.request
+        next.url = target
+        let method = hop.request.httpMethod ?? "GET"
+        if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST" {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.setValue(nil, forHTTPHeaderField: name) }
+        }
+        if target.host != from.host || target.scheme != from.scheme || target.port != from.port {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        // The original Host item belonged to the original server.
+        if target.host != from.host || target.port != from.port { next.setValue(nil, forHTTPHeaderField: "Host") }
+        return next
+    }
+}
+
+extension HTTPClientResponse {
+    /// The response as Foundation describes it, for the package's response serializers.
+    func foundationResponse(url: URL) -> HTTPURLResponse? {
+        var fields: [String: String] = [:]
+        for header in headers {
+            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+    }
+}

@@ -1,0 +1,201 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// Runs `send` against a console, returning the exit code: 0, 1 for an error, 2 for a usage
+/// error or a timeout, 3/4/5 with `--check-status`, 6 for too many redirects (HTTPie's codes).
+public struct SendRunner {
+    let options: Send
+    let console: Console
+
+    public init(options: Send, console: Console) {
+        self.options = options
+        self.console = console
+    }
+
+    public func run() async -> Int32 {
+        do {
+            return try await execute()
+        } catch let error as RequestItemError {
+            console.error("httpser: error: \(error.description)\n")
+            return 2
+        } catch let error as TransportError {
+            console.error("httpser: error: \(error.description)\n")
+            if case .timedOut = error { return 2 }
+            return 1
+        } catch let error as Exchange.TooManyRedirects {
+            console.error("httpser: error: \(error.description)\n")
+            return 6
+        } catch let error as any HTTPSerializationError {
+            console.error("httpser: error: \(error.localizedDescription)\n")
+            return 1
+        } catch {
+            console.error("httpser: error: \(error)\n")
+            return 1
+        }
+    }
+
+    private func execute() async throws -> Int32 {
+        let sink = try OutputSink(path: options.download ? nil : options.output, console: console)
+        let selection = try PrintSelection.resolve(
+            print: options.print, verbose: options.verbose, headers: options.headers, body: options.body, quiet: options.quiet,
+            offline: options.offline, outputIsTerminal: sink.isTerminal)
+        let pretty = Pretty.resolve(options.pretty, outputIsTerminal: sink.isTerminal)
+        let (plannedRequest, form) = try plan().build()
+        var request = plannedRequest
+        if let path = options.writeBody {
+            try await writeBody(request, form: form, to: URL(fileURLWithPath: path))
+        }
+        let resumeFrom = try resumeOffset()
+        if resumeFrom > 0 { request.setValue("bytes=\(resumeFrom)-", forHTTPHeaderField: "Range") }
+
+        let printer = MessagePrinter(sink: sink, pretty: pretty)
+        if selection.requestHead || selection.requestBody {
+            try await printer.printRequest(try WireRequest(request, form: form), head: selection.requestHead, body: selection.requestBody)
+            if !options.offline && (selection.responseHead || selection.responseBody) { try sink.write(Data("\n\n".utf8)) }
+        }
+        if options.offline { return 0 }
+
+        let client = Exchange.makeClient(timeout: try timeout())
+        do {
+            let code = try await exchange(request, form: form, client: client, printer: printer, selection: selection, resumeFrom: resumeFrom)
+            try await client.shutdown()
+            return code
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private func exchange(
+        _ request: URLRequest, form: MultipartFormData?, client: HTTPClient, printer: MessagePrinter, selection: PrintSelection,
+        resumeFrom: Int64
+    ) async throws -> Int32 {
+        let upload = ProgressBar(label: "upload  ", console: console)
+        var exchange = Exchange(client: client, timeout: try timeout())
+        exchange.follow = options.follow
+        exchange.maximumRedirects = options.maxRedirects
+        let hop = try await exchange.send(request, form: form, uploadProgress: { upload.update($0) }, onHop: { hop in
+            guard options.all, selection.responseHead else { return }
+            try printer.printResponseHead(hop.response)
+            try printer.sink.write(Data("\n".utf8))
+        })
+        upload.finish()
+        let response = hop.response
+        let status = Int(response.status.code)
+        let url = hop.request.url ?? URL(fileURLWithPath: "/")
+
+        if options.download, (200..<300).contains(status) || (status == 416 && resumeFrom > 0) {
+            if !options.quiet { console.error(String(decoding: printer.responseHead(response, colored: false), as: UTF8.self)) }
+            try await DownloadRunner(console: console, quiet: options.quiet)
+                .save(response, url: url, output: options.output, resumeFrom: resumeFrom)
+        } else {
+            var collected: Data?
+            if let accept = options.accept {
+                let data = try await Self.collect(response.body, limit: 256 << 20)
+                try validate(response, url: url, data: data, acceptable: accept)
+                collected = data
+            }
+            if selection.responseHead {
+                try printer.printResponseHead(response)
+            }
+            if selection.responseBody {
+                try await printer.printResponseBody(response, collected: collected)
+            } else if collected == nil {
+                for try await _ in response.body {}
+            }
+        }
+        if options.checkStatus, (300..<600).contains(status) {
+            if !options.quiet && !printer.sink.isTerminal {
+                console.error("httpser: warning: HTTP \(status) \(response.status.reasonPhrase)\n")
+            }
+            return Int32(status / 100)
+        }
+        return 0
+    }
+
+    func plan() throws -> RequestPlan {
+        let target = try CommandLineTarget(arguments: options.arguments, defaultScheme: options.defaultScheme)
+        let modes = [(options.form, BodyMode.form), (options.json, .json), (options.multipart, .multipart), (options.plist, .plist)]
+            .filter(\.0).map(\.1)
+        guard modes.count <= 1 else { throw RequestItemError(description: "choose one of --form, --json, --multipart and --plist") }
+        var plan = RequestPlan(method: target.method, url: target.url, items: try target.items.map { try RequestItems.parse($0) },
+                               mode: modes.first, boundary: options.boundary)
+        plan.rawBody = try rawBody()
+        if let throttle = options.throttle {
+            let parts = throttle.split(separator: ":")
+            guard parts.count == 2, let bytes = Int(parts[0]), bytes > 0, let seconds = Double(parts[1]), seconds >= 0, seconds.isFinite else {
+                throw RequestItemError(description: "--throttle takes BYTES:SECONDS, such as 16384:0.2")
+            }
+            plan.throttle = (bytes, seconds)
+        }
+        if let auth = options.auth {
+            guard let colon = auth.firstIndex(of: ":") else {
+                throw RequestItemError(description: "--auth takes USER:PASS (httpser does not prompt for a password)")
+            }
+            plan.auth = (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
+        } else {
+            plan.auth = target.credentials
+        }
+        return plan
+    }
+
+    /// `--raw`, else standard input when it is not a terminal and holds something.
+    private func rawBody() throws -> Data? {
+        if let raw = options.raw { return Data(raw.utf8) }
+        guard !options.ignoreStdin, let input = console.input(), !input.isEmpty else { return nil }
+        return input
+    }
+
+    private func timeout() throws -> TimeAmount? {
+        guard let seconds = options.timeout else { return nil }
+        guard seconds.isFinite, seconds > 0 else { throw RequestItemError(description: "--timeout takes a positive number of seconds") }
+        return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
+    }
+
+    /// The size of the partial file `--continue` resumes, or 0 for a fresh download.
+    private func resumeOffset() throws -> Int64 {
+        guard options.resume else { return 0 }
+        guard options.download, let output = options.output else {
+            throw RequestItemError(description: "--continue resumes a --download into the file given by --output")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value
+        return size ?? 0
+    }
+
+    private func validate(_ response: HTTPClientResponse, url: URL, data: Data, acceptable: String) throws {
+        guard let http = response.foundationResponse(url: url) else { throw RequestSerializationError.invalidURL(url.absoluteString) }
+        var serializer = HTTPResponseSerializer(acceptableStatusCodes: nil, acceptableContentTypes: nil)
+        serializer.acceptableContentTypes = Set(acceptable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        _ = try serializer.responseObject(for: http, data: data)
+    }
+
+    static func collect(_ body: HTTPClientResponse.Body, limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in body {
+            guard data.count + chunk.readableBytes <= limit else {
+                throw RequestItemError(description: "the response body is larger than \(limit) bytes")
+            }
+            data.append(contentsOf: chunk.readableBytesView)
+        }
+        return data
+    }
+
+    private func writeBody(_ request: URLRequest, form: MultipartFormData?, to file: URL) async throws {
+        if let form {
+            try await form.writeEncodedBody(to: file)
+        } else {
+            do {
+                try (request.httpBody ?? Data()).write(to: file)
+            } catch {
+                throw RequestSerializationError.fileWriteFailed(path: file.path, reason: "\(error)")
+            }
+        }
+    }
+}

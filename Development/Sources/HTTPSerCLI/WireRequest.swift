@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+import NIOHTTP1
+
+/// A request as async-http-client writes it: the head from the same `HTTPClientRequest` the
+/// tool sends, with the fields async-http-client adds itself, and where the body comes from.
+///
+/// `--offline` and `--print=HB` show this, so what is printed is what is sent; a test sends
+/// requests to the echo server and compares what it received with this rendering.
+struct WireRequest {
+    var head: String
+    var body: Body
+    var contentType: String?
+
+    enum Body {
+        case none
+        case bytes(Data)
+        case form(MultipartFormData)
+
+        var length: Int64 {
+            switch self {
+            case .none: return 0
+            case .bytes(let data): return Int64(data.count)
+            case .form(let form): return Int64(form.contentLength)
+            }
+        }
+    }
+
+    init(_ request: URLRequest, form: MultipartFormData?) throws {
+        let clientRequest = try HTTPClientRequest(request, multipartForm: form)
+        contentType = clientRequest.headers.first(name: "content-type")
+        if let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form {
+            body = .form(form)
+        } else if let data = request.httpBody {
+            body = .bytes(data)
+        } else {
+            body = .none
+        }
+        guard let url = URL(string: clientRequest.url), let host = url.host else {
+            throw RequestSerializationError.invalidURL(clientRequest.url)
+        }
+        // The request target, as async-http-client derives it from the URL.
+        var target = url.path.isEmpty ? "/" : (URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path)
+        if let query = url.query { target += "?" + query }
+
+        var lines = ["\(clientRequest.method.rawValue) \(target) HTTP/1.1"]
+        var headers = clientRequest.headers
+        // async-http-client's additions, in its order: `host` unless one was given (the port
+        // only when it is not the scheme's), then the framing of the body.
+        if !headers.contains(name: "host") {
+            let defaultPort = url.scheme == "https" ? 443 : 80
+            headers.add(name: "host", value: host + (url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""))
+        }
+        headers.remove(name: "content-length")
+        headers.remove(name: "transfer-encoding")
+        let length = body.length
+        if length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(clientRequest.method.rawValue) {
+            headers.add(name: "Content-Length", value: String(length))
+        }
+        for header in headers { lines.append("\(header.name): \(header.value)") }
+        head = lines.joined(separator: "\r\n") + "\r\n\r\n"
+    }
+
+    /// The body's bytes in chunks, read lazily for a form.
+    func chunks(_ body: (Data) async throws -> Void) async throws {
+        switch self.body {
+        case .none:
+            return
+        case .bytes(let data):
+            try await body(data)
+        case .form(let form):
+            for try await chunk in form.chunks(size: 1 << 20) { try await body(chunk) }
+        }
+    }
+}
