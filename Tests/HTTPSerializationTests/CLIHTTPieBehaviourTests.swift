@@ -122,6 +122,13 @@ struct CLITargetTests {
         #expect(split(overridden.text).headers.contains("Authorization: Basic " + Data("bob:pw".utf8).base64EncodedString()))
     }
 
+    @Test("--auth-type bearer sends the token as a bearer credential")
+    func bearer() async throws {
+        let (code, request, _) = try await offline(["-A", "bearer", "-a", "tok-123", "example.com"])
+        #expect(code == 0)
+        #expect(split(request).headers.contains("Authorization: Bearer tok-123"))
+    }
+
     @Test("--default-scheme changes the scheme a bare host gets")
     func defaultScheme() throws {
         let target = try CommandLineTarget(arguments: ["example.com/x"], defaultScheme: "https")
@@ -337,5 +344,43 @@ struct CLITransferTests {
         let received = "\(report.method) \(report.target) HTTP/1.1\r\n" + report.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
             + "\r\n" + String(decoding: report.bodyData ?? Data(), as: UTF8.self)
         #expect(printed == received)
+    }
+}
+
+@Suite("httpser over TLS: --verify, --cert and --cert-key")
+struct CLITLSTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/TLS")
+    static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    @Test("a self-signed server is refused by default and reached with --verify=no or its certificate as the CA")
+    func verify() async throws {
+        let server = try await EchoServer.start(configuration: EchoServer.tlsConfiguration(
+            certificateFile: Self.path("server.pem"), keyFile: Self.path("server-key.pem")))
+        defer { Task { try? await server.stop() } }
+        let url = server.baseURL.absoluteString + "/json"
+        #expect(url.hasPrefix("https://"))
+        // A short --timeout: async-http-client retries a failed handshake until it expires.
+        let (refused, refusedOutput) = try await runHTTPSer(["--timeout", "2", url])
+        #expect(refused == 1)
+        #expect(refusedOutput.errors.contains("A secure connection to \(url) could not be made"))
+        for verify in ["no", Self.path("server.pem")] {
+            let (code, output) = try await runHTTPSer(["--verify", verify, url])
+            #expect(code == 0, "--verify \(verify): \(output.errors)")
+            #expect(output.output == EchoRoutes.json)
+        }
+    }
+
+    @Test("a server that asks for a client certificate gets the one --cert and --cert-key name")
+    func clientCertificate() async throws {
+        let server = try await EchoServer.start(configuration: EchoServer.tlsConfiguration(
+            certificateFile: Self.path("server.pem"), keyFile: Self.path("server-key.pem"), clientCertificateFile: Self.path("client.pem")))
+        defer { Task { try? await server.stop() } }
+        let url = server.baseURL.absoluteString + "/json"
+        let (withCertificate, output) = try await runHTTPSer(
+            ["--verify", Self.path("server.pem"), "--cert", Self.path("client.pem"), "--cert-key", Self.path("client-key.pem"), url])
+        #expect(withCertificate == 0, "\(output.errors)")
+        #expect(output.output == EchoRoutes.json)
+        let (without, _) = try await runHTTPSer(["--verify", Self.path("server.pem"), url])
+        #expect(without == 1)
     }
 }

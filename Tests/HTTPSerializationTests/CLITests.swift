@@ -120,6 +120,11 @@ struct CLIOfflineTests {
         (["--continue", "--output", "/tmp/x", "http://x/"], 2, "--continue resumes a --download"),
         (["--timeout=-1", "http://127.0.0.1:9/"], 2, "--timeout takes a positive number"),
         (["--offline", "--auth", "user", "http://x/"], 2, "does not prompt"),
+        (["--offline", "-A", "digest", "-a", "u:p", "http://x/"], 2, "--auth-type takes basic or bearer"),
+        (["--offline", "-A", "bearer", "http://x/"], 2, "takes the token as --auth"),
+        (["--verify", "/no/such/ca.pem", "http://127.0.0.1:9/"], 2, "--verify: /no/such/ca.pem is not yes, no or a readable PEM file"),
+        (["--cert-key", "/no/key.pem", "http://127.0.0.1:9/"], 2, "--cert-key needs --cert"),
+        (["--cert", "/no/cert.pem", "http://127.0.0.1:9/"], 2, "--cert: the certificate or its key cannot be read"),
     ])
     func failures(arguments: [String], code: Int32, message: String) async throws {
         let (actual, output) = try await runHTTPSer(arguments)
@@ -176,7 +181,7 @@ struct CLIEndToEndTests {
         let server = try await EchoServer.start()
         let url = server.baseURL.absoluteString
         try await server.stop()
-        let (code, output) = try await runHTTPSer(["GET", url + "/gone"])
+        let (code, output) = try await runHTTPSer(["--timeout", "2", "GET", url + "/gone"])
         #expect(code == 1)
         #expect(output.errors.contains("the connection was refused"))
     }

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A loopback HTTP/1.1 server that answers every request with JSON describing exactly what
 /// it received: method, target, headers in order, body framing and the body itself.
@@ -24,13 +25,16 @@ public final class EchoServer: Sendable {
     /// How many requests the server has answered.
     public var requestCount: Int { counter.withLockedValue { $0 } }
 
-    /// `http://127.0.0.1:<port>`.
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `http://127.0.0.1:<port>`, or `https://` when the server speaks TLS.
+    public var baseURL: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
 
-    private init(channel: any Channel, port: Int, counter: NIOLockedValueBox<Int>) {
+    private let scheme: String
+
+    private init(channel: any Channel, port: Int, counter: NIOLockedValueBox<Int>, scheme: String) {
         self.channel = channel
         self.port = port
         self.counter = counter
+        self.scheme = scheme
     }
 
     /// What the server accepts and how much it reports.
@@ -41,10 +45,29 @@ public final class EchoServer: Sendable {
         /// size and SHA-256. 4 MiB by default.
         public var reportBodyLimit: Int
 
-        public init(maximumBodySize: Int = 256 << 20, reportBodyLimit: Int = 4 << 20) {
+        /// When set, the server speaks HTTPS with this configuration (for TLS tests).
+        public var tls: TLSConfiguration?
+
+        public init(maximumBodySize: Int = 256 << 20, reportBodyLimit: Int = 4 << 20, tls: TLSConfiguration? = nil) {
             self.maximumBodySize = maximumBodySize
             self.reportBodyLimit = reportBodyLimit
+            self.tls = tls
         }
+    }
+
+    /// A configuration that speaks TLS with a PEM certificate and key, for TLS tests; with
+    /// `clientCertificateFile`, a client must present that (self-signed) certificate.
+    public static func tlsConfiguration(
+        certificateFile: String, keyFile: String, clientCertificateFile: String? = nil
+    ) throws -> Configuration {
+        var tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificateFile).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: keyFile, format: .pem)))
+        if let clientCertificateFile {
+            tls.certificateVerification = .noHostnameVerification
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCertificateFile))
+        }
+        return Configuration(tls: tls)
     }
 
     /// Starts listening; `port` 0 picks a free one.
@@ -57,10 +80,12 @@ public final class EchoServer: Sendable {
     /// Starts listening with a full configuration; `port` 0 picks a free one.
     public static func start(host: String = "127.0.0.1", port: Int = 0, configuration: Configuration) async throws -> EchoServer {
         let counter = NIOLockedValueBox(0)
+        let context = try configuration.tls.map(NIOSSLContext.init(configuration:))
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(EchoHandler(configuration: configuration, counter: counter))
                 }
@@ -71,7 +96,7 @@ public final class EchoServer: Sendable {
             try? await channel.close()
             throw EchoServerError.noPort
         }
-        return EchoServer(channel: channel, port: boundPort, counter: counter)
+        return EchoServer(channel: channel, port: boundPort, counter: counter, scheme: context == nil ? "http" : "https")
     }
 
     /// Stops listening and closes the listening socket.

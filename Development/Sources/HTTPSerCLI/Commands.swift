@@ -70,7 +70,11 @@ public struct Send: AsyncParsableCommand {
     @Option(help: "Limit the upload: at most BYTES per packet, SECONDS between packets (BYTES:SECONDS).") var throttle: String?
 
     // Request
-    @Option(name: [.customShort("a"), .long], help: "Basic credentials, USER:PASS.") var auth: String?
+    @Option(name: [.customShort("a"), .long], help: "Credentials: USER:PASS for basic, the token for bearer.") var auth: String?
+    @Option(name: [.customShort("A"), .customLong("auth-type")], help: "basic (the default) or bearer.") var authType = "basic"
+    @Option(help: "Check the server's certificate: yes (the default), no, or a PEM file of trusted CAs.") var verify: String?
+    @Option(help: "A PEM client certificate, with its key unless --cert-key names another file.") var cert: String?
+    @Option(name: .customLong("cert-key"), help: "The PEM private key of --cert.") var certKey: String?
     @Option(help: "Seconds to wait for the connection and for each read (no limit by default).") var timeout: Double?
     @Flag(name: [.customShort("F"), .long], help: "Follow redirects (off by default).") var follow = false
     @Option(name: .customLong("max-redirects"), help: "The most redirects --follow takes.") var maxRedirects = 30

@@ -7,6 +7,7 @@ import HTTPSerialization
 import HTTPSerializationAsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// One request sent through async-http-client, with redirects followed by the tool itself so
 /// a byte body and a multipart form are treated alike.
@@ -31,8 +32,9 @@ struct Exchange {
 
     /// A client without async-http-client's own redirect handling, with `--timeout` as its
     /// connect and read timeouts (HTTPie's meaning: how long to wait, not how long in all).
-    static func makeClient(timeout: TimeAmount?) -> HTTPClient {
-        let configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: timeout, read: timeout))
+    static func makeClient(timeout: TimeAmount?, tls: TLSConfiguration?) -> HTTPClient {
+        let configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: timeout, read: timeout))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

@@ -21,7 +21,13 @@ struct RequestPlan {
     var rawBody: Data?
     var boundary: String?
     var throttle: (packetSize: Int, delay: Double)?
-    var auth: (user: String, password: String)?
+    /// The `Authorization` value from `--auth` or the URL's user info.
+    var authorization: String?
+
+    /// `Basic` credentials: `user:password` in Base64, as RFC 7617 has them.
+    static func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
 
     /// The request, and its multipart form when it has one.
     func build() throws -> (URLRequest, MultipartFormData?) {
@@ -99,10 +105,7 @@ struct RequestPlan {
         var headers = HTTPHeaderFields()
         try headers.setValue("httpser/\(HTTPSer.version)", forHTTPHeaderField: "User-Agent")
         try headers.setValue(acceptingJSON ? "application/json, */*;q=0.5" : "*/*", forHTTPHeaderField: "Accept")
-        if let auth {
-            let token = Data("\(auth.user):\(auth.password)".utf8).base64EncodedString()
-            try headers.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
-        }
+        if let authorization { try headers.setValue(authorization, forHTTPHeaderField: "Authorization") }
         var given: Set<String> = []
         for item in items {
             let (name, value): (String, String?)

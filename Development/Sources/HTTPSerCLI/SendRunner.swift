@@ -62,7 +62,8 @@ public struct SendRunner {
         }
         if options.offline { return 0 }
 
-        let client = Exchange.makeClient(timeout: try timeout())
+        let tls = try TLSOptions(verify: options.verify, certificate: options.cert, certificateKey: options.certKey).configuration()
+        let client = Exchange.makeClient(timeout: try timeout(), tls: tls)
         do {
             let code = try await exchange(request, form: form, client: client, printer: printer, selection: selection, resumeFrom: resumeFrom)
             try await client.shutdown()
@@ -135,13 +136,20 @@ public struct SendRunner {
             }
             plan.throttle = (bytes, seconds)
         }
-        if let auth = options.auth {
+        switch (options.authType.lowercased(), options.auth) {
+        case ("bearer", let token?):
+            plan.authorization = "Bearer \(token)"
+        case ("bearer", nil):
+            throw RequestItemError(description: "--auth-type bearer takes the token as --auth TOKEN")
+        case ("basic", let auth?):
             guard let colon = auth.firstIndex(of: ":") else {
                 throw RequestItemError(description: "--auth takes USER:PASS (httpser does not prompt for a password)")
             }
-            plan.auth = (String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
-        } else {
-            plan.auth = target.credentials
+            plan.authorization = RequestPlan.basic(String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
+        case ("basic", nil):
+            plan.authorization = target.credentials.map { RequestPlan.basic($0.user, $0.password) }
+        default:
+            throw RequestItemError(description: "--auth-type takes basic or bearer (digest is not supported)")
         }
         return plan
     }
