@@ -103,6 +103,27 @@ struct ProgressReportingChunks: AsyncSequence, Sendable {
     }
 }
 
+extension HTTPURLResponse {
+    /// The head of an async-http-client response as an `HTTPURLResponse`, for the package's
+    /// response serializers.
+    ///
+    /// For code that reads an `HTTPClientResponse` itself (streaming its body, following
+    /// redirects its own way) and then validates or decodes it. A repeated field's values are
+    /// joined with `", "`.
+    ///
+    /// ```swift
+    /// let response = try await client.execute(request, timeout: .seconds(30))
+    /// let head = HTTPURLResponse(response, url: url)
+    /// ```
+    public convenience init?(_ response: HTTPClientResponse, url: URL) {
+        var fields: [String: String] = [:]
+        for header in response.headers {
+            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        self.init(url: url, statusCode: Int(response.status.code), httpVersion: "\(response.version)", headerFields: fields)
+    }
+}
+
 extension HTTPClient {
     /// Sends a serialized request through async-http-client and decodes the response.
     ///
@@ -142,14 +163,9 @@ extension HTTPClient {
         } catch {
             throw TransportError(asyncHTTPClientError: error, url: request.url?.absoluteString ?? "", timeout: limit) ?? error
         }
-        var fields: [String: String] = [:]
-        for header in response.headers {
-            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
-        }
         // The URL the response came from, after any redirect, as URLSession reports it.
         let redirected = response.history.count > 1
-        guard let url = (redirected ? response.url : nil) ?? request.url,
-              let http = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
+        guard let url = (redirected ? response.url : nil) ?? request.url, let http = HTTPURLResponse(response, url: url) else {
             throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
         }
         let hasBody = multipartForm != nil || request.httpBodyStream != nil || request.httpBody != nil

@@ -1,5 +1,8 @@
 import EchoServer
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import HTTPSerCLI
 import HTTPSerialization
 import Testing
@@ -68,6 +71,30 @@ struct CLIRequestItemTests {
             + "--X\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n1\r\n--X--\r\n")
     }
 
+    @Test("form, multipart and query names keep their backslashes; JSON names use them as escapes")
+    func backslashesInNames() async throws {
+        let form = try await offline(["-f", "example.com", #"a\[b\]=1"#, #"q\[x\]==2"#])
+        #expect(split(form.text).body == "a%5C%5Bb%5C%5D=1")
+        #expect(split(form.text).line == "POST /?q%5C%5Bx%5C%5D=2 HTTP/1.1")
+    }
+
+    @Test("Header: removes, \"Header: \" sends an empty value, and spaces around a value are dropped")
+    func headerWhitespace() async throws {
+        let (_, request, _) = try await offline(["example.com", "X-Empty: ", "X-Padded: a b  "])
+        #expect(split(request).headers.contains("X-Empty: "))
+        #expect(split(request).headers.contains("X-Padded: a b"))
+    }
+
+    @Test("names nested too deeply or with huge indices are refused before anything is built")
+    func hostileNames() async throws {
+        let deep = try await offline(["example.com", "a" + String(repeating: "[b]", count: 600) + "=1"])
+        #expect(deep.code == 2)
+        #expect(deep.errors.contains("nests deeper than 512 levels"))
+        let wide = try await offline(["example.com", "a[20000]=1"])
+        #expect(wide.code == 2)
+        #expect(wide.errors.contains("larger than 10000"))
+    }
+
     @Test("@path alone is the whole body, typed by its extension")
     func bodyFromFile() async throws {
         let folder = try TemporaryFolder()
@@ -104,6 +131,8 @@ struct CLITargetTests {
         ("example.com/p a/é?x=1 2", "GET /p%20a/%C3%A9?x=1%202 HTTP/1.1", "host: example.com"),
         ("https://example.com:443/s", "GET /s HTTP/1.1", "host: example.com"),
         ("http://example.com:8080", "GET / HTTP/1.1", "host: example.com:8080"),
+        ("example.com/100%?a=%41", "GET /100%25?a=%41 HTTP/1.1", "host: example.com"),
+        ("HTTPS://example.com:443/", "GET / HTTP/1.1", "host: example.com"),
     ])
     func urlShorthands(url: String, line: String, host: String) async throws {
         let (code, request, _) = try await offline([url])
@@ -313,9 +342,61 @@ struct CLITransferTests {
         let seeOtherReport = try JSONDecoder().decode(EchoReport.self, from: seeOther.output)
         #expect(seeOtherReport.method == "GET" && seeOtherReport.bodySize == 0 && seeOtherReport.values(of: "Content-Type").isEmpty)
 
+        let (_, found) = try await runHTTPSer(["-F", "PUT", base + "/redirect?status=302&to=/echo", "a=1"])
+        let foundReport = try JSONDecoder().decode(EchoReport.self, from: found.output)
+        #expect(foundReport.method == "GET" && foundReport.bodySize == 0)
+        let (_, moved) = try await runHTTPSer(["-F", "PUT", base + "/redirect?status=301&to=/echo", "a=1"])
+        let movedReport = try JSONDecoder().decode(EchoReport.self, from: moved.output)
+        #expect(movedReport.method == "PUT" && movedReport.bodySize == 0)
+
         let (tooMany, tooManyOutput) = try await runHTTPSer(["-F", "--max-redirects", "0", base + "/redirect?to=/json"])
         #expect(tooMany == 6)
         #expect(tooManyOutput.errors.contains("too many redirects"))
+    }
+
+    @Test("credentials and cookies are not sent to another origin a redirect leads to")
+    func crossOriginRedirect() async throws {
+        let first = try await EchoServer.start()
+        let second = try await EchoServer.start()
+        defer { Task { try? await first.stop(); try? await second.stop() } }
+        let target = second.baseURL.absoluteString + "/echo"
+        let url = first.baseURL.absoluteString + "/redirect?status=302&to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let (code, output) = try await runHTTPSer(["-F", "-a", "u:p", url, "Cookie:session=1", "X-Kept:yes"])
+        #expect(code == 0)
+        let report = try JSONDecoder().decode(EchoReport.self, from: output.output)
+        #expect(report.values(of: "Authorization").isEmpty && report.values(of: "Cookie").isEmpty)
+        #expect(report.values(of: "X-Kept") == ["yes"])
+    }
+
+    @Test("a resumed download refuses a 416 that does not match the file, and a body not asked for is never waited on",
+          .timeLimit(.minutes(1)))
+    func resumeMismatchAndEndlessBody() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.file("big.bin", contents: Data(count: 400_000))
+        let (code, output) = try await runHTTPSer(["-d", "-c", "-o", file.path, server.baseURL.absoluteString + "/bytes/300000"])
+        #expect(code == 1)
+        #expect(output.errors.contains("refused to resume"))
+
+        let endless = try EndlessServer()
+        defer { endless.close() }
+        let (headCode, head) = try await runHTTPSer(["-h", "http://127.0.0.1:\(endless.port)/stream"])
+        #expect(headCode == 0)
+        #expect(head.outputText.hasPrefix("HTTP/1.1 200 OK\r\n"))
+    }
+
+    @Test("control characters from the server are shown, not obeyed, on a terminal")
+    func terminalEscapes() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let url = server.baseURL.absoluteString + "/respond?type=text/plain&body=%1B%5D0%3Bowned%07%1B%5B2Jhi"
+        let (_, terminal) = try await runHTTPSer(["--pretty=format", url], terminal: true)
+        #expect(!terminal.output.contains(0x1B))
+        #expect(terminal.outputText.contains("^[]0;owned^G^[[2Jhi"))
+        let (_, piped) = try await runHTTPSer([url])
+        #expect(piped.output == Data("\u{1B}]0;owned\u{07}\u{1B}[2Jhi".utf8))
     }
 
     @Test("--offline prints exactly what the transport sends", arguments: [
@@ -382,5 +463,38 @@ struct CLITLSTests {
         #expect(output.output == EchoRoutes.json)
         let (without, _) = try await runHTTPSer(["--verify", Self.path("server.pem"), url])
         #expect(without == 1)
+    }
+}
+
+/// A server that answers with a chunked body and never finishes it.
+final class EndlessServer: Sendable {
+    private let listener: LoopbackListener
+    var port: Int { listener.port }
+
+    init() throws {
+        listener = try LoopbackListener(backlog: 16)
+        let descriptor = listener.descriptor
+        Thread.detachNewThread {
+            while true {
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { return }
+                var request = [UInt8](repeating: 0, count: 64 * 1024)
+                _ = read(client, &request, request.count)
+                let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n".utf8)
+                _ = head.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                // The rest never comes; the client must not wait for it. Closed when the test's
+                // listener closes and the process goes on.
+                Thread.detachNewThread {
+                    var sink = [UInt8](repeating: 0, count: 1024)
+                    while read(client, &sink, sink.count) > 0 {}
+                    _ = Glibc.close(client)
+                }
+            }
+        }
+    }
+
+    func close() {
+        _ = shutdown(listener.descriptor, Int32(SHUT_RDWR))
+        _ = Glibc.close(listener.descriptor)
     }
 }

@@ -31,6 +31,8 @@ enum BodyDisplay {
         } else {
             isJSON = isJSONType(type)
         }
+        // What a server sent must not drive the terminal; --pretty=none asks for the bytes.
+        if terminal && pretty != .none { text = TerminalText.sanitized(text) }
         if pretty.colors, isJSON, let string = String(data: text, encoding: .utf8) {
             text = Data(Highlighter.json(string).utf8)
         }

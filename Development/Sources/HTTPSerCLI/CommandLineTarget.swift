@@ -71,19 +71,26 @@ struct CommandLineTarget: Equatable {
     }
 
     /// Percent-encodes the bytes that may not appear in a URL's path, query or fragment
-    /// (brackets too, which Foundation's URL refuses there), leaving existing escapes and
-    /// every other character alone.
+    /// (brackets too, which Foundation's URL refuses there, and a `%` that starts no escape),
+    /// leaving existing escapes and every other character alone.
     private static func escapeIllegal(_ text: Substring) -> String {
+        let bytes = Array(text.utf8)
         var result = ""
-        for byte in text.utf8 {
+        for (index, byte) in bytes.enumerated() {
             switch byte {
-            case 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5A, 0x5F, 0x61...0x7A, 0x7E:
+            case 0x25 where index + 2 < bytes.count && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2]):
+                result.append("%")  // an existing escape
+            case 0x21, 0x23, 0x24, 0x26...0x3B, 0x3D, 0x3F...0x5A, 0x5F, 0x61...0x7A, 0x7E:
                 result.append(Character(Unicode.Scalar(byte)))
             default:
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
         return result
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }
 

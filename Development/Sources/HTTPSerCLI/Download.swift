@@ -48,10 +48,10 @@ enum DownloadTarget {
     }
 
     /// A server-chosen name made safe to create in the current folder: no folders, no
-    /// leading dots, no control characters.
+    /// leading dots, no control characters (C0, DEL, C1).
     static func sanitized(_ name: String) -> String {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let clean = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        let clean = String(String.UnicodeScalarView(last.unicodeScalars.filter { !TerminalText.isControl($0) && $0 != "\t" && $0 != "\n" && $0 != "\r" }))
         return String(clean.drop { $0 == "." || $0 == " " })
     }
 
@@ -65,6 +65,12 @@ enum DownloadTarget {
         let subtype = type.split(separator: "/").last.map(String.init) ?? ""
         if MIMETypes.type(forPathExtension: subtype) == type { return subtype }
         return MIMETypes.knownExtensions.filter { MIMETypes.type(forPathExtension: $0) == type }.sorted().first
+    }
+
+    /// The whole length a `416` reports: `T` of `Content-Range: bytes */T`.
+    static func completeLength(_ contentRange: String?) -> Int64? {
+        guard let contentRange, contentRange.lowercased().hasPrefix("bytes */") else { return nil }
+        return Int64(contentRange.dropFirst("bytes */".count).trimmingCharacters(in: .whitespaces))
     }
 
     /// Where a `206 Partial Content` continues: the first byte of `Content-Range: bytes N-M/T`.
@@ -82,55 +88,64 @@ struct DownloadRunner {
     let console: Console
     let quiet: Bool
 
-    struct Incomplete: Error, CustomStringConvertible {
-        var path: String
-        var received: Int64
-        var expected: Int64
-        var description: String { "incomplete download: \(received) of \(expected) bytes arrived in \(path); --continue resumes it" }
-    }
-
-    func save(_ response: HTTPClientResponse, url: URL, output: String?, resumeFrom: Int64) async throws {
+    func save(_ hop: Exchange.Hop, timeout: TimeAmount?, output: String?, resumeFrom: Int64) async throws {
+        let response = hop.response
         let status = Int(response.status.code)
         let path = output ?? DownloadTarget.fileName(
-            contentDisposition: response.headers.first(name: "content-disposition"), url: url,
+            contentDisposition: response.headers.first(name: "content-disposition"), url: hop.request.url ?? URL(fileURLWithPath: "/"),
             contentType: response.headers.first(name: "content-type"), exists: { FileManager.default.fileExists(atPath: $0) })
         if status == 416 {
-            // The range began at the end of the file: nothing was left to fetch.
-            for try await _ in response.body {}
+            // The range began at or past the end: complete only if the server's size is ours.
+            guard DownloadTarget.completeLength(response.headers.first(name: "content-range")) == resumeFrom else {
+                throw RuntimeFailure("the server refused to resume \(path) at byte \(resumeFrom) (416, \(response.headers.first(name: "content-range") ?? "no Content-Range")); remove the file to download it again")
+            }
             if !quiet { console.error("\(path) is already complete (\(resumeFrom) bytes)\n") }
             return
         }
         var offset: Int64 = 0
         if resumeFrom > 0, status == 206 {
             guard let start = DownloadTarget.rangeStart(response.headers.first(name: "content-range")), start == resumeFrom else {
-                throw RequestItemError(description: "the server resumed at a different byte than the \(resumeFrom) already in \(path)")
+                throw RuntimeFailure("the server resumed at a different byte than the \(resumeFrom) already in \(path)")
             }
             offset = resumeFrom
         }
         let length = response.headers.first(name: "content-length").flatMap { Int64($0) }
+        if let length, length > Int64.max - offset {
+            throw RuntimeFailure("the server announced \(length) more bytes, more than a file can hold")
+        }
+        let total = length.map { $0 + offset }
         let handle = try open(path, appending: offset > 0)
         defer { try? handle.close() }
         if !quiet {
-            let size = length.map { ProgressBar.size($0 + offset) } ?? "an unknown size"
+            let size = total.map(ProgressBar.size) ?? "an unknown size"
             console.error(offset > 0 ? "Resuming \(path) at \(ProgressBar.size(offset)), \(size) in all\n" : "Downloading \(size) to \"\(path)\"\n")
         }
         let bar = ProgressBar(label: "download", console: console, minimum: quiet ? .max : ProgressBar.defaultMinimum)
+        defer { bar.finish() }
         let started = Date()
         var received: Int64 = 0
-        for try await buffer in response.body {
-            try handle.write(contentsOf: Data(buffer.readableBytesView))
-            received += Int64(buffer.readableBytes)
-            bar.update(TransferProgress(completed: offset + received, total: length.map { $0 + offset }))
+        do {
+            try await hop.readBody(timeout: timeout) { buffer in
+                try handle.write(contentsOf: Data(buffer.readableBytesView))
+                received += Int64(buffer.readableBytes)
+                bar.update(TransferProgress(completed: offset + received, total: total))
+            }
+        } catch {
+            console.error("httpser: the download stopped after \(offset + received) bytes" + Self.resumeHint(path: path, output: output) + "\n")
+            throw error
         }
-        bar.finish()
         if let length, received != length {
-            throw Incomplete(path: path, received: offset + received, expected: offset + length)
+            throw RuntimeFailure("incomplete download: \(offset + received) of \(offset + length) bytes arrived in \(path)" + Self.resumeHint(path: path, output: output))
         }
         if !quiet {
             let seconds = Date().timeIntervalSince(started)
             let rate = seconds > 0 ? ", \(ProgressBar.size(Int64(Double(received) / seconds)))/s" : ""
             console.error("Done. \(ProgressBar.size(received)) in \(String(format: "%.2f", seconds)) s\(rate)\n")
         }
+    }
+
+    private static func resumeHint(path: String, output: String?) -> String {
+        output == nil ? "; resume with --download --continue --output \(path)" : "; --continue resumes it"
     }
 
     private func open(_ path: String, appending: Bool) throws -> FileHandle {
@@ -143,4 +158,10 @@ struct DownloadRunner {
     private func cannotWrite(_ path: String) -> RequestSerializationError {
         .fileWriteFailed(path: path, reason: "the file cannot be opened for writing")
     }
+}
+
+/// A failure while the exchange runs (exit status 1), as opposed to a usage error (2).
+struct RuntimeFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -33,13 +33,16 @@ struct Exchange {
     /// A client without async-http-client's own redirect handling, with `--timeout` as its
     /// connect and read timeouts (HTTPie's meaning: how long to wait, not how long in all).
     static func makeClient(timeout: TimeAmount?, tls: TLSConfiguration?) -> HTTPClient {
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: timeout, read: timeout))
+        // HTTP/1.1 always, so what --offline prints is what goes out, even to an h2 server.
+        configuration.httpVersion = .http1Only
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Sends `request`, following redirects when asked. Every hop but the last has had its
-    /// body read and dropped; `onHop` sees each one.
+    /// Sends `request`, following redirects when asked; `onHop` sees each response redirected
+    /// from, whose body is dropped unread (which closes its connection rather than waiting for
+    /// a body that may never end).
     func send(
         _ request: URLRequest, form: MultipartFormData?, uploadProgress: (@Sendable (TransferProgress) -> Void)?,
         onHop: (Hop) async throws -> Void = { _ in }
@@ -52,7 +55,6 @@ struct Exchange {
             guard follow, let next = Self.redirect(from: hop) else { return hop }
             guard redirects < maximumRedirects else { throw TooManyRedirects(count: maximumRedirects) }
             redirects += 1
-            for try await _ in hop.response.body {}
             try await onHop(hop)
             if next.httpBody == nil && next.httpBodyStream == nil { currentForm = nil }
             current = next
@@ -71,9 +73,10 @@ struct Exchange {
         }
     }
 
-    /// The request a 3xx response with a `Location` leads to, by the rules browsers, curl and
-    /// HTTPie share: 303 (and 301 or 302 after a POST) becomes a GET without a body; 307 and
-    /// 308 repeat the method and body. Credentials are not sent to another origin.
+    /// The request a 3xx response with a `Location` leads to, by the rules of HTTPie's
+    /// transport (requests): a 303 or 302 becomes a GET (a HEAD stays a HEAD), a 301 after a
+    /// POST becomes a GET, and only 307 and 308 keep the body. Credentials and cookies are
+    /// not sent to another origin.
     static func redirect(from hop: Hop) -> URLRequest? {
         let status = Int(hop.response.status.code)
         guard [301, 302, 303, 307, 308].contains(status),
@@ -84,14 +87,17 @@ struct Exchange {
         var next = hop.request
         next.url = target
         let method = hop.request.httpMethod ?? "GET"
-        if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST" {
+        if (status == 303 || status == 302) && method != "HEAD" || status == 301 && method == "POST" {
             next.httpMethod = "GET"
+        }
+        if status != 307 && status != 308 {
             next.httpBody = nil
             next.httpBodyStream = nil
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] { next.setValue(nil, forHTTPHeaderField: name) }
         }
-        if target.host != from.host || target.scheme != from.scheme || target.port != from.port {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        if target.host?.lowercased() != from.host?.lowercased() || target.scheme?.lowercased() != from.scheme?.lowercased()
+            || target.port != from.port {
+            for name in ["Authorization", "Proxy-Authorization", "Cookie"] { next.setValue(nil, forHTTPHeaderField: name) }
         }
         // The original Host item belonged to the original server.
         if target.host != from.host || target.port != from.port { next.setValue(nil, forHTTPHeaderField: "Host") }
@@ -99,13 +105,20 @@ struct Exchange {
     }
 }
 
-extension HTTPClientResponse {
-    /// The response as Foundation describes it, for the package's response serializers.
-    func foundationResponse(url: URL) -> HTTPURLResponse? {
-        var fields: [String: String] = [:]
-        for header in headers {
-            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+extension Exchange.Hop {
+    /// Reads the response body chunk by chunk; a failure of the transport while reading (a
+    /// read timeout, a connection closed early) is the same `TransportError` as before the head.
+    func readBody(timeout: TimeAmount?, _ consume: (ByteBuffer) async throws -> Void) async throws {
+        var iterator = response.body.makeAsyncIterator()
+        while true {
+            let chunk: ByteBuffer?
+            do {
+                chunk = try await iterator.next()
+            } catch {
+                throw TransportError(asyncHTTPClientError: error, url: request.url?.absoluteString ?? "", timeout: timeout ?? .seconds(10)) ?? error
+            }
+            guard let chunk else { return }
+            try await consume(chunk)
         }
-        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
     }
 }

@@ -1,13 +1,21 @@
 import HTTPSerialization
 
 /// A nested field name as HTTPie's JSON items write it: `a[b][]` is key `a`, key `b`, append;
-/// `[0]` at the start makes the body an array; `\[` is a literal bracket.
+/// `[0]` at the start makes the body an array; `\[` is a literal bracket. Other body styles
+/// take names as written.
 enum FieldPath {
     enum Segment: Equatable {
         case key(String)
         case index(Int)
         case append
     }
+
+    /// Deeper names are refused: the tree is built recursively, and the serializers refuse
+    /// deeper parameters anyway.
+    static let maximumDepth = ParameterValue.defaultMaximumDepth
+    /// The largest array index a name may use, so one short item cannot allocate millions of
+    /// elements.
+    static let maximumIndex = 10_000
 
     static func parse(_ name: String) throws -> [Segment] {
         var segments: [Segment] = []
@@ -24,20 +32,19 @@ enum FieldPath {
             if inner.isEmpty {
                 segments.append(.append)
             } else if inner.allSatisfy(\.isASCII), inner.allSatisfy(\.isNumber), let index = Int(inner) {
-                guard index <= 100_000 else { throw RequestItemError(description: "\"\(name)\": index \(index) is too large") }
+                guard index <= maximumIndex else {
+                    throw RequestItemError(description: "\"\(name)\": index \(index) is larger than \(maximumIndex)")
+                }
                 segments.append(.index(index))
             } else {
                 segments.append(.key(inner))
             }
             characters = characters[characters.index(after: close)...]
+            guard segments.count <= maximumDepth else {
+                throw RequestItemError(description: "\"\(name.prefix(40))…\" nests deeper than \(maximumDepth) levels")
+            }
         }
         return segments
-    }
-
-    /// The name with its bracket escapes removed, for forms, multipart fields and query items,
-    /// which take names literally.
-    static func literal(_ name: String) -> String {
-        unescape(Substring(name))
     }
 
     private static func takeKey(_ characters: inout Substring) -> String {

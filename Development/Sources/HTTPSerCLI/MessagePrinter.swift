@@ -17,7 +17,7 @@ struct OutputSink {
             return
         }
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw RequestItemError(description: "--output: \(path) cannot be created")
+            throw RuntimeFailure("--output: \(path) cannot be created")
         }
         (file, isTerminal) = (handle, false)
     }
@@ -40,25 +40,27 @@ struct MessagePrinter {
         if body { try await printBody(contentType: wire.contentType) { consume in try await wire.chunks(consume) } }
     }
 
-    func responseHead(_ response: HTTPClientResponse, colored: Bool) -> Data {
+    /// The response's head; for a terminal, with the server's control characters made visible.
+    static func responseHead(_ response: HTTPClientResponse, colored: Bool, terminal: Bool) -> Data {
         var text = "\(response.version) \(response.status.code) \(response.status.reasonPhrase)\r\n"
         for header in response.headers { text += "\(header.name): \(header.value)\r\n" }
         text += "\r\n"
+        if terminal { text = TerminalText.sanitized(text) }
         return Data((colored ? Highlighter.head(text) : text).utf8)
     }
 
     func printResponseHead(_ response: HTTPClientResponse) throws {
-        try sink.write(responseHead(response, colored: pretty.colors))
+        try sink.write(Self.responseHead(response, colored: pretty.colors, terminal: sink.isTerminal))
     }
 
-    func printResponseBody(_ response: HTTPClientResponse, collected: Data?) async throws {
-        let contentType = response.headers.first(name: "content-type")
+    func printResponseBody(_ hop: Exchange.Hop, timeout: TimeAmount?, collected: Data?) async throws {
+        let contentType = hop.response.headers.first(name: "content-type")
         if let collected {
             try await printBody(contentType: contentType) { consume in try await consume(collected) }
             return
         }
         try await printBody(contentType: contentType) { consume in
-            for try await buffer in response.body { try await consume(Data(buffer.readableBytesView)) }
+            try await hop.readBody(timeout: timeout) { buffer in try await consume(Data(buffer.readableBytesView)) }
         }
     }
 
@@ -77,7 +79,7 @@ struct MessagePrinter {
                     suppressed = true
                     return
                 }
-                try sink.write(chunk)
+                try sink.write(sink.isTerminal && pretty != .none ? TerminalText.sanitized(chunk) : chunk)
                 last = chunk.last
                 return
             }
@@ -88,7 +90,7 @@ struct MessagePrinter {
                     try sink.write(Data(BodyDisplay.binaryNotice.utf8))
                     suppressed = true
                 } else {
-                    try sink.write(buffer)
+                    try sink.write(sink.isTerminal && pretty != .none ? TerminalText.sanitized(buffer) : buffer)
                     last = buffer.last
                 }
                 buffer = Data()

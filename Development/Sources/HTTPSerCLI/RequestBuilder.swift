@@ -139,13 +139,13 @@ struct RequestPlan {
         return try parsed.appendingEncodedQuery(query.joined(separator: "&")).absoluteString
     }
 
-    /// Data items as name and text: forms and multipart fields take names literally, and a
-    /// `:=` value as the JSON text it was written as.
+    /// Data items as name and text: forms and multipart fields take names as written
+    /// (backslashes included, as HTTPie sends them), and a `:=` value as its JSON text.
     private func formPairs() throws -> [(String, String)] {
         items.compactMap { item in
             switch item {
-            case .data(let name, let value): return (FieldPath.literal(name), value)
-            case .json(let name, _, let text): return (FieldPath.literal(name), text)
+            case .data(let name, let value): return (name, value)
+            case .json(let name, _, let text): return (name, text)
             default: return nil
             }
         }
@@ -169,9 +169,9 @@ struct RequestPlan {
         for item in items {
             switch item {
             case .data(let name, let value):
-                try form.appendPart(formData: Data(value.utf8), name: FieldPath.literal(name))
+                try form.appendPart(formData: Data(value.utf8), name: name)
             case .json(let name, _, let text):
-                try form.appendPart(formData: Data(text.utf8), name: FieldPath.literal(name))
+                try form.appendPart(formData: Data(text.utf8), name: name)
             case .file(let name, let path, let type):
                 let url = URL(fileURLWithPath: path)
                 try form.appendPart(fileURL: url, name: name, fileName: url.lastPathComponent,

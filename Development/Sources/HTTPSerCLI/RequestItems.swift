@@ -97,8 +97,9 @@ enum RequestItems {
         switch separator {
         case ":":
             try checkHeaderName(name)
-            let trimmed = value.drop { $0 == " " || $0 == "\t" }
-            return trimmed.isEmpty ? .removeHeader(name: name) : .header(name: name, value: String(trimmed))
+            // Only `Name:` with nothing after it removes; spaces around a value are dropped.
+            guard !value.isEmpty else { return .removeHeader(name: name) }
+            return .header(name: name, value: value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
         case ";":
             try checkHeaderName(name)
             guard value.isEmpty else {
@@ -106,9 +107,9 @@ enum RequestItems {
             }
             return .emptyHeader(name: name)
         case "==":
-            return .query(name: FieldPath.literal(name), value: value)
+            return .query(name: name, value: value)
         case "==@":
-            return .query(name: FieldPath.literal(name), value: try files.text(value, item: original))
+            return .query(name: name, value: try files.text(value, item: original))
         case "=":
             return .data(name: name, value: value)
         case "=@":
@@ -126,7 +127,7 @@ enum RequestItems {
                 mimeType = String(value[typeRange.upperBound...])
             }
             guard !path.isEmpty else { throw RequestItemError(description: "\"\(original)\" names no file after @") }
-            return name.isEmpty ? .bodyFile(path: path, mimeType: mimeType) : .file(name: FieldPath.literal(name), path: path, mimeType: mimeType)
+            return name.isEmpty ? .bodyFile(path: path, mimeType: mimeType) : .file(name: name, path: path, mimeType: mimeType)
         }
     }
 

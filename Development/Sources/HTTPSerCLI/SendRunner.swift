@@ -91,30 +91,35 @@ public struct SendRunner {
         let response = hop.response
         let status = Int(response.status.code)
         let url = hop.request.url ?? URL(fileURLWithPath: "/")
+        let timeout = try timeout()
 
         if options.download, (200..<300).contains(status) || (status == 416 && resumeFrom > 0) {
-            if !options.quiet { console.error(String(decoding: printer.responseHead(response, colored: false), as: UTF8.self)) }
+            if !options.quiet {
+                let head = MessagePrinter.responseHead(response, colored: false, terminal: console.errorIsTerminal)
+                console.error(String(decoding: head, as: UTF8.self))
+            }
             try await DownloadRunner(console: console, quiet: options.quiet)
-                .save(response, url: url, output: options.output, resumeFrom: resumeFrom)
+                .save(hop, timeout: timeout, output: options.output, resumeFrom: resumeFrom)
         } else {
             var collected: Data?
             if let accept = options.accept {
-                let data = try await Self.collect(response.body, limit: 256 << 20)
+                let data = try await Self.collect(hop, timeout: timeout, limit: 256 << 20)
                 try validate(response, url: url, data: data, acceptable: accept)
                 collected = data
             }
             if selection.responseHead {
                 try printer.printResponseHead(response)
             }
+            // A body not asked for is left unread: the connection closes instead of waiting
+            // for a body that may never end.
             if selection.responseBody {
-                try await printer.printResponseBody(response, collected: collected)
-            } else if collected == nil {
-                for try await _ in response.body {}
+                try await printer.printResponseBody(hop, timeout: timeout, collected: collected)
             }
         }
         if options.checkStatus, (300..<600).contains(status) {
             if !options.quiet && !printer.sink.isTerminal {
-                console.error("httpser: warning: HTTP \(status) \(response.status.reasonPhrase)\n")
+                let reason = console.errorIsTerminal ? TerminalText.sanitized(response.status.reasonPhrase) : response.status.reasonPhrase
+                console.error("httpser: warning: HTTP \(status) \(reason)\n")
             }
             return Int32(status / 100)
         }
@@ -178,17 +183,17 @@ public struct SendRunner {
     }
 
     private func validate(_ response: HTTPClientResponse, url: URL, data: Data, acceptable: String) throws {
-        guard let http = response.foundationResponse(url: url) else { throw RequestSerializationError.invalidURL(url.absoluteString) }
+        guard let http = HTTPURLResponse(response, url: url) else { throw RequestSerializationError.invalidURL(url.absoluteString) }
         var serializer = HTTPResponseSerializer(acceptableStatusCodes: nil, acceptableContentTypes: nil)
         serializer.acceptableContentTypes = Set(acceptable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         _ = try serializer.responseObject(for: http, data: data)
     }
 
-    static func collect(_ body: HTTPClientResponse.Body, limit: Int) async throws -> Data {
+    static func collect(_ hop: Exchange.Hop, timeout: TimeAmount?, limit: Int) async throws -> Data {
         var data = Data()
-        for try await chunk in body {
+        try await hop.readBody(timeout: timeout) { chunk in
             guard data.count + chunk.readableBytes <= limit else {
-                throw RequestItemError(description: "the response body is larger than \(limit) bytes")
+                throw RuntimeFailure("the response body is larger than \(limit) bytes")
             }
             data.append(contentsOf: chunk.readableBytesView)
         }

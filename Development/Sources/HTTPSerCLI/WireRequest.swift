@@ -53,8 +53,10 @@ struct WireRequest {
         // async-http-client's additions, in its order: `host` unless one was given (the port
         // only when it is not the scheme's), then the framing of the body.
         if !headers.contains(name: "host") {
-            let defaultPort = url.scheme == "https" ? 443 : 80
-            headers.add(name: "host", value: host + (url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""))
+            let defaultPort = url.scheme?.lowercased() == "https" ? 443 : 80
+            // async-http-client writes an IPv6 host without its brackets.
+            let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            headers.add(name: "host", value: bare + (url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""))
         }
         headers.remove(name: "content-length")
         headers.remove(name: "transfer-encoding")
