@@ -1,8 +1,5 @@
 import EchoServer
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import HTTPSerCLI
 import HTTPSerialization
 import Testing
@@ -299,6 +296,19 @@ struct CLITransferTests {
         #expect(try Data(contentsOf: file) == expected)
     }
 
+    @Test("a usage error leaves an existing --output file as it was")
+    func usageErrorKeepsOutputFile() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.file("partial.bin", contents: Data("keep me".utf8))
+        for arguments in [["--continue", "--output", file.path, "http://x/"], ["--print=X", "--output", file.path, "http://x/"],
+                          ["--output", file.path, "http://x/", "bad[=1"]] {
+            let (code, _) = try await runHTTPSer(arguments)
+            #expect(code == 2)
+            #expect(try Data(contentsOf: file) == Data("keep me".utf8), "\(arguments)")
+        }
+    }
+
     @Test("a download's file name comes from Content-Disposition, else the URL, never overwriting or leaving the folder")
     func downloadNames() {
         let url = URL(string: "http://x/files/report.pdf?v=2")!
@@ -380,7 +390,8 @@ struct CLITransferTests {
         #expect(code == 1)
         #expect(output.errors.contains("refused to resume"))
 
-        let endless = try EndlessServer()
+        let endless = try ScriptedServer(
+            response: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", keepsConnectionOpen: true)
         defer { endless.close() }
         let (headCode, head) = try await runHTTPSer(["-h", "http://127.0.0.1:\(endless.port)/stream"])
         #expect(headCode == 0)
@@ -463,38 +474,5 @@ struct CLITLSTests {
         #expect(output.output == EchoRoutes.json)
         let (without, _) = try await runHTTPSer(["--verify", Self.path("server.pem"), url])
         #expect(without == 1)
-    }
-}
-
-/// A server that answers with a chunked body and never finishes it.
-final class EndlessServer: Sendable {
-    private let listener: LoopbackListener
-    var port: Int { listener.port }
-
-    init() throws {
-        listener = try LoopbackListener(backlog: 16)
-        let descriptor = listener.descriptor
-        Thread.detachNewThread {
-            while true {
-                let client = accept(descriptor, nil, nil)
-                guard client >= 0 else { return }
-                var request = [UInt8](repeating: 0, count: 64 * 1024)
-                _ = read(client, &request, request.count)
-                let head = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n".utf8)
-                _ = head.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                // The rest never comes; the client must not wait for it. Closed when the test's
-                // listener closes and the process goes on.
-                Thread.detachNewThread {
-                    var sink = [UInt8](repeating: 0, count: 1024)
-                    while read(client, &sink, sink.count) > 0 {}
-                    _ = Glibc.close(client)
-                }
-            }
-        }
-    }
-
-    func close() {
-        _ = shutdown(listener.descriptor, Int32(SHUT_RDWR))
-        _ = Glibc.close(listener.descriptor)
     }
 }

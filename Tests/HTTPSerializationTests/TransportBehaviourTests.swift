@@ -197,7 +197,8 @@ final class SilentListener: Sendable {
 extension TransportBehaviourTests {
     @Test("a connection closed in the middle of the body is TransportError.connectionLost", arguments: Transport.allCases)
     func connectionLost(transport: Transport) async throws {
-        let server = try TruncatingServer()
+        // 100 bytes promised, 9 sent, then the connection closes.
+        let server = try ScriptedServer(response: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":")
         defer { server.close() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/cut")!
         var request = Self.request("GET", url)
@@ -210,23 +211,33 @@ extension TransportBehaviourTests {
     }
 }
 
-/// A server that promises 100 bytes of body, sends 9 and closes the connection.
-final class TruncatingServer: Sendable {
+/// A loopback server that answers every request with fixed bytes, then closes the connection
+/// or keeps it open without sending more: a response cut short, or a body that never ends.
+final class ScriptedServer: Sendable {
     private let listener: LoopbackListener
     var port: Int { listener.port }
 
-    init() throws {
+    init(response: String, keepsConnectionOpen: Bool = false) throws {
         listener = try LoopbackListener(backlog: 16)
         let descriptor = listener.descriptor
+        let bytes = Array(response.utf8)
         Thread.detachNewThread {
             while true {
                 let client = accept(descriptor, nil, nil)
                 guard client >= 0 else { return }
                 var request = [UInt8](repeating: 0, count: 64 * 1024)
                 _ = read(client, &request, request.count)
-                let response = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":".utf8)
-                _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                _ = Glibc.close(client)
+                _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard keepsConnectionOpen else {
+                    _ = Glibc.close(client)
+                    continue
+                }
+                // Nothing more is sent; the connection closes when the client closes it.
+                Thread.detachNewThread {
+                    var sink = [UInt8](repeating: 0, count: 1024)
+                    while read(client, &sink, sink.count) > 0 {}
+                    _ = Glibc.close(client)
+                }
             }
         }
     }

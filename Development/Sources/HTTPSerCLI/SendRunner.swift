@@ -42,18 +42,23 @@ public struct SendRunner {
     }
 
     private func execute() async throws -> Int32 {
-        let sink = try OutputSink(path: options.download ? nil : options.output, console: console)
-        let selection = try PrintSelection.resolve(
-            print: options.print, verbose: options.verbose, headers: options.headers, body: options.body, quiet: options.quiet,
-            offline: options.offline, outputIsTerminal: sink.isTerminal)
-        let pretty = Pretty.resolve(options.pretty, outputIsTerminal: sink.isTerminal)
         let (plannedRequest, form) = try plan().build()
         var request = plannedRequest
+        let timeout = try timeout()
+        let tls = try TLSOptions(verify: options.verify, certificate: options.cert, certificateKey: options.certKey).configuration()
+        let resumeFrom = try resumeOffset()
+        if resumeFrom > 0 { request.setValue("bytes=\(resumeFrom)-", forHTTPHeaderField: "Range") }
+        let outputPath = options.download ? nil : options.output
+        let toTerminal = outputPath == nil && console.outputIsTerminal
+        let selection = try PrintSelection.resolve(
+            print: options.print, verbose: options.verbose, headers: options.headers, body: options.body, quiet: options.quiet,
+            offline: options.offline, outputIsTerminal: toTerminal)
+        let pretty = Pretty.resolve(options.pretty, outputIsTerminal: toTerminal)
+        // The output file is created (or emptied) only once every option has been checked.
+        let sink = try OutputSink(path: outputPath, console: console)
         if let path = options.writeBody {
             try await writeBody(request, form: form, to: URL(fileURLWithPath: path))
         }
-        let resumeFrom = try resumeOffset()
-        if resumeFrom > 0 { request.setValue("bytes=\(resumeFrom)-", forHTTPHeaderField: "Range") }
 
         let printer = MessagePrinter(sink: sink, pretty: pretty)
         if selection.requestHead || selection.requestBody {
@@ -62,10 +67,10 @@ public struct SendRunner {
         }
         if options.offline { return 0 }
 
-        let tls = try TLSOptions(verify: options.verify, certificate: options.cert, certificateKey: options.certKey).configuration()
-        let client = Exchange.makeClient(timeout: try timeout(), tls: tls)
+        let client = Exchange.makeClient(timeout: timeout, tls: tls)
         do {
-            let code = try await exchange(request, form: form, client: client, printer: printer, selection: selection, resumeFrom: resumeFrom)
+            let code = try await exchange(
+                request, form: form, client: client, timeout: timeout, printer: printer, selection: selection, resumeFrom: resumeFrom)
             try await client.shutdown()
             return code
         } catch {
@@ -75,11 +80,11 @@ public struct SendRunner {
     }
 
     private func exchange(
-        _ request: URLRequest, form: MultipartFormData?, client: HTTPClient, printer: MessagePrinter, selection: PrintSelection,
-        resumeFrom: Int64
+        _ request: URLRequest, form: MultipartFormData?, client: HTTPClient, timeout: TimeAmount?, printer: MessagePrinter,
+        selection: PrintSelection, resumeFrom: Int64
     ) async throws -> Int32 {
         let upload = ProgressBar(label: "upload  ", console: console)
-        var exchange = Exchange(client: client, timeout: try timeout())
+        var exchange = Exchange(client: client, timeout: timeout)
         exchange.follow = options.follow
         exchange.maximumRedirects = options.maxRedirects
         let hop = try await exchange.send(request, form: form, uploadProgress: { upload.update($0) }, onHop: { hop in
@@ -91,7 +96,6 @@ public struct SendRunner {
         let response = hop.response
         let status = Int(response.status.code)
         let url = hop.request.url ?? URL(fileURLWithPath: "/")
-        let timeout = try timeout()
 
         if options.download, (200..<300).contains(status) || (status == 416 && resumeFrom > 0) {
             if !options.quiet {
