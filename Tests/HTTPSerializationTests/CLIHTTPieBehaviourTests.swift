@@ -187,6 +187,13 @@ struct CLITargetTests {
         #expect(split(raw.text).body == "hello")
     }
 
+    @Test("the demo's upload size is spelled --upload-mib")
+    func demoOption() throws {
+        let demo = try #require(try HTTPSer.parseAsRoot(["demo", "--upload-mib", "3"]) as? Demo)
+        #expect(demo.uploadMiB == 3)
+        #expect(throws: (any Error).self) { try HTTPSer.parseAsRoot(["demo", "--upload-mi-b", "3"]) }
+    }
+
     @Test("HTTPie's short flags parse: -f -j -a -v -h -b -d -o -c -p -q -F -I")
     func shortFlags() throws {
         let send = try #require(try HTTPSer.parseAsRoot(
