@@ -7,11 +7,11 @@ import Testing
 @testable import HTTPSerializationImages
 @testable import HTTPSerializationXML
 
-/// JSONTestSuite's parsing cases, read from `../shared/json-test-suite/test_parsing`.
+/// JSONTestSuite's parsing cases (MIT), committed under `Fixtures/JSONTestSuite/test_parsing`
+/// so a bare clone tests them with nothing beside it.
 enum JSONTestSuiteFiles {
     static let folder: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/json-test-suite/test_parsing")
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/JSONTestSuite/test_parsing")
 
     static func names(prefix: String) -> [String] {
         let all = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

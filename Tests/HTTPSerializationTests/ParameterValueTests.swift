@@ -214,18 +214,80 @@ struct ParameterValueEncodingTests {
 
 @Suite("Parameter tree: no key is lost")
 struct ParameterKeyTests {
-    @Test("an NSDictionary holding canonically equivalent keys is an error naming both, not a silent merge")
-    func canonicallyEquivalentKeys() {
-        // On Linux, NSDictionary's own storage keeps or merges such keys depending on the
-        // process's hash seed (NSString's isEqual says equal while its hashes differ): when it
-        // merged them already, nothing reaches the bridge to lose.
-        let dictionary = NSDictionary(objects: ["precomposed", "decomposed"], forKeys: [NSString(string: "\u{E9}"), NSString(string: "e\u{301}")])
-        guard dictionary.count == 2 else { return }
-        #expect(throws: RequestSerializationError.invalidParameter(
-            path: "outer",
-            reason: #"the keys "é" (U+0065 U+0301) and "é" (U+00E9) are canonically equivalent, so one would replace the other"#)) {
-            try ParameterValue(any: ["outer": dictionary] as [String: Any])
+    static let equivalentKeysError = RequestSerializationError.invalidParameter(
+        path: "outer",
+        reason: #"the keys "Café" (U+0043 U+0061 U+0066 U+0065 U+0301) and "Café" (U+0043 U+0061 U+0066 U+00E9) are canonically equivalent, so one would replace the other"#)
+
+    /// An `NSMutableDictionary` subclass that keeps every key it is given, as Apple's
+    /// Foundation does for these two (its `isEqual` compares UTF-16 literally).
+    final class KeepingDictionary: NSMutableDictionary {
+        private var storedKeys: [NSString] = []
+        private var storedValues: [Any] = []
+        override var count: Int { storedKeys.count }
+        override func object(forKey key: Any) -> Any? {
+            let wanted = (key as? String) ?? (key as? NSString).map { $0 as String } ?? ""
+            return storedKeys.firstIndex { ($0 as String).unicodeScalars.elementsEqual(wanted.unicodeScalars) }.map { storedValues[$0] }
         }
+        override func keyEnumerator() -> NSEnumerator { NSArray(array: storedKeys).objectEnumerator() }
+        override func setObject(_ object: Any, forKey key: AnyHashable) {
+            storedKeys.append(key.base as! NSString)
+            storedValues.append(object)
+        }
+        override func removeObject(forKey key: Any) {}
+    }
+
+    /// Every shape a dictionary can reach the bridge in, each holding both spellings of "Café".
+    static func equivalentKeyRoutes() -> [(String, Any)] {
+        let precomposed = NSString(string: "Caf\u{E9}"), decomposed = NSString(string: "Cafe\u{301}")
+        let subclass = KeepingDictionary()
+        subclass.setObject("precomposed", forKey: AnyHashable(precomposed))
+        subclass.setObject("decomposed", forKey: AnyHashable(decomposed))
+        // Not a plain NSDictionary: corelibs' NSString says the two are equal while hashing
+        // them apart, so Foundation's own storage merges them or traps on insertion, by the
+        // process's hash seed, before any bridge could see them. Apple's keeps both, as this does.
+        let routes: [(String, Any)] = [("NSMutableDictionary subclass", subclass)]
+        return routes
+    }
+
+    @Test("canonically equivalent keys are the same error through every route a dictionary takes")
+    func canonicallyEquivalentKeysEveryRoute() {
+        for (route, dictionary) in Self.equivalentKeyRoutes() {
+            let wrappings: [(String, Any)] = [
+                ("as Any", ["outer": dictionary] as [String: Any]),
+                ("in [AnyHashable: Any]", [AnyHashable("outer"): dictionary] as [AnyHashable: Any]),
+                ("in [Any]", ["outer": [dictionary]] as [String: Any]),
+                ("in NSArray", ["outer": NSArray(array: [dictionary])] as [String: Any]),
+                ("in NSMutableArray", ["outer": NSMutableArray(array: [dictionary])] as [String: Any]),
+                ("optional", ["outer": Optional<Any>.some(dictionary)] as [String: Any]),
+            ]
+            for (wrapping, value) in wrappings {
+                let inArray = wrapping.contains("Array") || wrapping.contains("[Any]")
+                let expected = inArray
+                    ? RequestSerializationError.invalidParameter(path: "outer[0]", reason: Self.equivalentKeysReason)
+                    : Self.equivalentKeysError
+                #expect(throws: expected, "\(route) \(wrapping)") { try ParameterValue(any: value) }
+            }
+        }
+    }
+
+    /// A subclass whose enumerator names a key it then has no value for.
+    final class ForgetfulDictionary: NSDictionary {
+        override var count: Int { 1 }
+        override func object(forKey key: Any) -> Any? { nil }
+        override func keyEnumerator() -> NSEnumerator { NSArray(array: ["ghost"]).objectEnumerator() }
+    }
+
+    @Test("a dictionary subclass with no value for its own key is an error, not a trap")
+    func forgetfulSubclass() {
+        #expect(throws: RequestSerializationError.invalidParameter(
+            path: "outer", reason: "the dictionary has no value for its own key ghost")) {
+            try ParameterValue(any: ["outer": ForgetfulDictionary()] as [String: Any])
+        }
+    }
+
+    static var equivalentKeysReason: String {
+        guard case .invalidParameter(_, let reason) = equivalentKeysError else { return "" }
+        return reason
     }
 
     @Test("an NSDictionary with distinct keys bridges every pair")

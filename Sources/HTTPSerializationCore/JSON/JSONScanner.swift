@@ -1,11 +1,11 @@
 /// Validates UTF-8 JSON text against RFC 8259 and records its values on a tape, in one pass
 /// and without recursion: containers open and close on an explicit stack, bounded by the
 /// depth limit, so any input (a million `[`, say) is a typed error at its first excess level.
-package struct JSONScanner {
+package struct JSONScanner: ~Copyable {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private let maximumDepth: Int
-    private(set) var words: [UInt64] = []
+    private var words: JSONTapeWords
 
     /// `bytes[start...]` is the text; offsets on the tape and in errors count from `bytes`.
     package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
@@ -14,7 +14,12 @@ package struct JSONScanner {
         self.maximumDepth = maximumDepth
         // Typical documents hold one value per 6–12 bytes: reserving for one per 6 avoids
         // regrowing (a copy of the whole tape) and costs only untouched address space.
-        words.reserveCapacity(min(bytes.count / 6, 1 << 26) * 2 + 32)
+        words = JSONTapeWords(capacity: min(bytes.count / 6, 1 << 26) * 2 + 32)
+    }
+
+    /// The tape written by ``scan(from:)``.
+    package consuming func takeWords() -> JSONTapeWords {
+        words
     }
 
     private enum State {
@@ -112,8 +117,7 @@ package struct JSONScanner {
 
     @inline(__always)
     private mutating func append(_ kind: JSONTape.Kind, flags: UInt8, length: Int, word: Int) {
-        words.append(UInt64(kind.rawValue) | UInt64(flags) << 8 | UInt64(length) << 16)
-        words.append(UInt64(word))
+        words.append(UInt64(kind.rawValue) | UInt64(flags) << 8 | UInt64(length) << 16, UInt64(word))
     }
 
     @inline(__always)

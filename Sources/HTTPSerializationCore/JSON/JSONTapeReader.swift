@@ -10,30 +10,32 @@ extension JSONTape {
     package static func parse(_ data: Data, maximumDepth: Int) throws(JSONReadingError) -> JSONTape {
         let (bytes, start) = try JSONTextEncoding.utf8(data)
         // `withUnsafeBytes` rethrows untyped errors, so the typed one travels as a result.
-        let scanned = bytes.withUnsafeBytes { raw -> Result<[UInt64], JSONReadingError> in
+        // The text is copied only once it has scanned, so a refused document costs no copy.
+        let scanned = bytes.withUnsafeBytes { raw -> Result<JSONTapeStorage, JSONReadingError> in
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             do throws(JSONReadingError) {
                 try scanner.scan(from: start)
             } catch {
                 return .failure(error)
             }
-            return .success(scanner.words)
+            return .success(JSONTapeStorage(copying: raw, words: scanner.takeWords()))
         }
-        return JSONTape(bytes: bytes, words: try scanned.get())
+        return JSONTape(storage: try scanned.get())
     }
 
-    /// Runs `body` with direct access to the tape and its bytes.
+    /// A reader of this tape; its addresses are valid while the tape (its storage) lives.
+    package var reader: JSONTapeReader {
+        JSONTapeReader(base: storage.bytes.baseAddress!, words: storage.words)
+    }
+
+    /// Runs `body` with direct access to the tape and its bytes, keeping them alive meanwhile.
     package func withReader<Result>(_ body: (JSONTapeReader) throws -> Result) rethrows -> Result {
-        try bytes.withUnsafeBytes { raw in
-            try words.withUnsafeBufferPointer { words in
-                try body(JSONTapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress ?? UnsafePointer(bitPattern: 1)!, words: words))
-            }
-        }
+        try withExtendedLifetime(storage) { try body(reader) }
     }
 }
 
-/// Reads entries and turns strings and numbers into Swift values; valid only inside
-/// ``JSONTape/withReader(_:)``.
+/// Reads entries and turns strings and numbers into Swift values; valid while the
+/// ``JSONTape`` it came from (its ``JSONTapeStorage``) lives.
 @usableFromInline
 package struct JSONTapeReader {
     @usableFromInline package let base: UnsafePointer<UInt8>

@@ -204,8 +204,17 @@ private struct FoundationBridge {
                     entries: zip(keys, values).lazy.map { (key: $0, value: $1) }, count: keys.count, depth: depth)
             }
         }
-        return try self.dictionary(
-            entries: dictionary.lazy.map { (key: $0.key, value: $0.value) }, count: dictionary.count, depth: depth)
+        // A subclass is read through its primitives; Foundation's own iterator traps when
+        // `object(forKey:)` has nothing for a key the enumerator gave.
+        var entries: [(key: Any, value: Any)] = []
+        let enumerator = dictionary.keyEnumerator()
+        while let key = enumerator.nextObject() {
+            guard let value = dictionary.object(forKey: key) else {
+                throw BridgeFailure(.invalid("the dictionary has no value for its own key \(key)"))
+            }
+            entries.append((key: key, value: value))
+        }
+        return try self.dictionary(entries: entries, count: entries.count, depth: depth)
     }
 
     private mutating func array(_ array: NSArray, depth: Int) throws(BridgeFailure) -> ParameterValue {

@@ -20,8 +20,8 @@ extension PropertyListValue {
 /// Converts without recursion; containers are remembered by their storage so shared ones
 /// are built once.
 private struct FoundationConversion {
-    private var arrays: [UnsafeRawPointer: [Any]] = [:]
-    private var dictionaries: [UnsafeRawPointer: [String: Any]] = [:]
+    private var arrays: [UInt: [Any]] = [:]
+    private var dictionaries: [UInt: [String: Any]] = [:]
 
     private enum Work {
         case visit(PropertyListValue)
@@ -77,9 +77,11 @@ private struct FoundationConversion {
         return results[0]
     }
 
-    /// The address of an array's storage: equal for arrays that share it (nil when empty).
-    private static func identity<Element>(_ array: [Element]) -> UnsafeRawPointer? {
-        array.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } }
+    /// The address of an array's storage as a number, equal for arrays that share it (nil when
+    /// empty). Only compared, never turned back into a pointer; the root holds every array for
+    /// the whole conversion, so no address is reused meanwhile.
+    private static func identity<Element>(_ array: [Element]) -> UInt? {
+        array.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
     }
 
     private static func scalar(_ value: PropertyListValue) -> Any {
