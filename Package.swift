@@ -122,6 +122,14 @@ let package = Package(
             swiftSettings: strictness
         ),
     ] + (buildingDocumentation ? [] : [
+        // The core alone, as an app on it sees it: no Foundation, no upper layer.
+        .testTarget(
+            name: "HTTPSerializationCoreTests",
+            dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            // JSONTestSuite's cases, read from the source tree by their test.
+            exclude: ["Fixtures"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPSerializationTests",
             dependencies: [

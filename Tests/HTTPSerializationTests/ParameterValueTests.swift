@@ -212,6 +212,27 @@ struct ParameterValueEncodingTests {
     }
 }
 
+@Suite("Parameter tree: freed on any thread")
+struct ParameterTreeThreadTests {
+    @Test("a tree 100,000 levels deep is freed on a secondary thread with a 256 KiB stack")
+    func deepTreeIsFreedOnSmallStack() async throws {
+        let levels = 100_000
+        let text = String(repeating: #"[{"k":"#, count: levels / 2) + "1" + String(repeating: "}]", count: levels / 2)
+        let document = Data(text.utf8)
+        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let thread = Thread {
+                var value = try? ParameterValue(json: document, maximumDepth: levels)
+                let built = value?.depth == levels
+                value = nil
+                continuation.resume(returning: built && value == nil)
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+        #expect(finished)
+    }
+}
+
 @Suite("Parameter tree: no key is lost")
 struct ParameterKeyTests {
     static let equivalentKeysError = RequestSerializationError.invalidParameter(

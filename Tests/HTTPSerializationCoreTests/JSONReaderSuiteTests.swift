@@ -1,11 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Testing
-@testable import HTTPSerialization
-@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
-@testable import HTTPSerializationFoundation
-@testable import HTTPSerializationImages
-@testable import HTTPSerializationXML
 
 /// JSONTestSuite's parsing cases (MIT), committed under `Fixtures/JSONTestSuite/test_parsing`
 /// so a bare clone tests them with nothing beside it.

@@ -1,11 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Testing
-@testable import HTTPSerialization
-@testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
-@testable import HTTPSerializationFoundation
-@testable import HTTPSerializationImages
-@testable import HTTPSerializationXML
 
 @Suite("Query strings")
 struct QueryStringStyleTests {
@@ -112,7 +111,7 @@ struct QueryStringStyleTests {
     func dataEncodings() {
         var style = QueryStringStyle.afNetworking
         #expect(queryString(from: ["d": .data(Data([0xFB, 0xFF, 0xFE]))], style: style) == "d=%2B//%2B")
-        style.dataEncoding = .custom { $0.map { String(format: "%02x", $0) }.joined() }
+        style.dataEncoding = .custom { $0.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
         #expect(queryString(from: ["d": .data(Data([0xFB, 0xFF]))], style: style) == "d=fbff")
     }
 
