@@ -145,7 +145,7 @@ extension HTTPClient {
     ///   - downloadProgress: called as bytes come in.
     ///   - allowsRedirectedBodies: a request with a body whose response came from another URL is
     ///     an error unless this is true, as with the URLSession helpers.
-    /// - Throws: ``/HTTPSerializationFoundation/TransportError`` when no response came,
+    /// - Throws: ``/HTTPSerializationCore/TransportError`` when no response came,
     ///   `RequestSerializationError.redirectedWithBody(from:to:)`, and the serializer's errors.
     public func execute<Serializer: ResponseSerializer>(
         _ request: URLRequest, multipartForm: MultipartFormData? = nil, serializer: Serializer,

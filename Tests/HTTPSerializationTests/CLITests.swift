@@ -293,7 +293,7 @@ struct TransportTests {
         let image = try await client.execute(get("/png"), serializer: ImageResponseSerializer()).output
         #expect(image?.width == 4 && image?.height == 3)
         let empty = try await client.execute(get("/empty"), serializer: DecodableResponseSerializer(EmptyResponse.self))
-        #expect(empty.response.statusCode == 204)
+        #expect(empty.response.status.code == 204)
         let compound = CompoundResponseSerializer([AnyResponseSerializer(ImageResponseSerializer()), AnyResponseSerializer(JSONResponseSerializer())])
         #expect(try await client.execute(get("/json"), serializer: compound).output is [String: Any])
         await #expect(throws: ResponseSerializationError.self) {

@@ -53,7 +53,7 @@ struct TransportBehaviourTests {
         let head = Self.request("HEAD", server.baseURL.appendingPathComponent("json"))
         let empty = try await transport.send(head, serializer: DecodableResponseSerializer(EmptyResponse.self))
         #expect(empty.output == EmptyResponse())
-        #expect(empty.response.statusCode == 200)
+        #expect(empty.response.status.code == 200)
         let optional = try await transport.send(head, serializer: DecodableResponseSerializer(Item?.self))
         #expect(optional.output == nil)
         try await server.stop()
@@ -65,7 +65,7 @@ struct TransportBehaviourTests {
         let url = URL(string: server.baseURL.absoluteString + "/" + path)!
         let result = try await transport.send(Self.request("GET", url), serializer: DecodableResponseSerializer(Item?.self))
         #expect(result.output == nil)
-        #expect([204, 205].contains(result.response.statusCode))
+        #expect([204, 205].contains(result.response.status.code))
         try await server.stop()
     }
 
@@ -167,7 +167,7 @@ struct TransportBehaviourTests {
         let get = try await transport.send(Self.request("GET", URL(string: base + "/redirect?status=302&to=/json")!),
                                            serializer: DecodableResponseSerializer(Item.self))
         #expect(get.output == Item(name: "httpser"))
-        #expect(get.response.url?.path == "/json")
+        #expect(get.url?.path == "/json")
         try await server.stop()
     }
 

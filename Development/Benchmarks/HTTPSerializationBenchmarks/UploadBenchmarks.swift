@@ -142,7 +142,7 @@ enum UploadBenchmarks {
                 let request = try HTTPRequestSerializer().request(
                     method: "POST", urlString: "http://127.0.0.1:\(port)/upload", multipartForm: form)
                 let response = try await client.execute(request, multipartForm: form, serializer: HTTPResponseSerializer(), timeout: .seconds(600))
-                result.set(response.response.statusCode == 200)
+                result.set(response.response.status.code == 200)
             } catch {
                 print("  upload failed: \(error)")
             }

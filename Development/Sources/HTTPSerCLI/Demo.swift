@@ -152,7 +152,7 @@ public struct DemoRunner {
         await step("an empty 204 decodes to nil for an optional type") {
             let request = try serializer.request(method: "GET", urlString: base + "/empty")
             let result = try await client.execute(request, serializer: DecodableResponseSerializer(EchoReport?.self))
-            try expect(result.output == nil && result.response.statusCode == 204, "got \(String(describing: result.output))")
+            try expect(result.output == nil && result.response.status.code == 204, "got \(String(describing: result.output))")
             return ["204 No Content ⇒ nil"]
         }
 

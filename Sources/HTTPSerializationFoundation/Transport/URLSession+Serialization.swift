@@ -20,7 +20,7 @@ extension URLSession {
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)`` for a request
-    ///   that would corrupt the wire (checked before sending), ``TransportError`` when no response came,
+    ///   that would corrupt the wire (checked before sending), ``/HTTPSerializationCore/TransportError`` when no response came,
     ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
     ///   serializer's errors.
     public func response<Serializer: ResponseSerializer>(
@@ -46,7 +46,7 @@ extension URLSession {
     ///   - progress: called as the body goes out.
     ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)`` when the
-    ///   upload was redirected, ``TransportError`` when no response came, and the serializer's errors.
+    ///   upload was redirected, ``/HTTPSerializationCore/TransportError`` when no response came, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
@@ -78,7 +78,7 @@ extension URLSession {
         return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
     }
 
-    /// Runs one URLSession exchange, turning its transport failures into ``TransportError``s.
+    /// Runs one URLSession exchange, turning its transport failures into ``/HTTPSerializationCore/TransportError``s.
     private static func exchange<Result>(_ request: URLRequest, _ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
