@@ -110,12 +110,14 @@ let package = Package(
         // empty unless the app enables the `AsyncHTTPClient` trait.
         .target(
             name: "HTTPSerializationAsyncHTTPClient",
+            // The core only: a server app on the bridge links no libFoundation, libcurl, libxml2,
+            // libpng or libjpeg (`Scripts/link-check.sh HTTPSerializationAsyncHTTPClient`).
             dependencies: [
-                "HTTPSerialization",
+                "HTTPSerializationCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClientTrait)),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
-                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: asyncHTTPClientTrait)),
             ],

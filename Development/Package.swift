@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Checksums", targets: ["Checksums"]),
         .executable(name: "httpser", targets: ["httpser"]),
         .executable(name: "httpser-bench", targets: ["httpser-bench"]),
+        .executable(name: "bridge-link-check", targets: ["bridge-link-check"]),
     ],
     dependencies: [
         .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient"]),
@@ -90,6 +91,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/HTTPSerializationBenchmarks",
+            swiftSettings: strictness
+        ),
+        // An app on the async-http-client bridge and the core alone, built in the tree CI has
+        // already built, so `Scripts/link-check.sh --bridge` reads its `ldd` in seconds.
+        .executableTarget(
+            name: "bridge-link-check",
+            dependencies: [
+                .product(name: "HTTPSerializationAsyncHTTPClient", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationCore", package: "swift-http-serialization"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "LinkCheck/Bridge",
             swiftSettings: strictness
         ),
     ]

@@ -1,13 +1,41 @@
 #!/usr/bin/env bash
 # What an app on the Foundation-free layers links: builds one small app per product
-# (HTTPSerializationCore, HTTPSerializationCodable) against this checkout, in its own scratch
-# folder, and fails when `ldd` shows libFoundation, FoundationNetworking, FoundationXML, ICU,
-# libcurl, libxml2, libpng or libjpeg, or when the app does not print what it should.
-#   Scripts/link-check.sh            both products
-#   Scripts/link-check.sh PRODUCT…   only those
+# (HTTPSerializationCore, HTTPSerializationCodable, and the async-http-client bridge with its
+# trait) against this checkout, in its own scratch folder, and fails when `ldd` shows
+# libFoundation, FoundationNetworking, FoundationXML, ICU, libcurl, libxml2, libpng or libjpeg,
+# or when the app does not print what it should.
+#   Scripts/link-check.sh            the core and the Codable layer (about 30 s from cold)
+#   Scripts/link-check.sh PRODUCT…   only those (HTTPSerializationAsyncHTTPClient: about 5 min)
+#   Scripts/link-check.sh --bridge   the bridge only, as Development's `bridge-link-check`
+#                                    built in the repository's own .build (seconds, not the
+#                                    five minutes async-http-client takes from cold)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export PATH="/opt/swift/usr/bin:$PATH"
+forbidden='lib(Foundation|FoundationNetworking|FoundationXML|_FoundationICU|icu[a-z0-9]*|curl|xml2|png16|jpeg)\.so'
+
+# Fails when `binary` does not print `expected` or links a forbidden library.
+check() {
+    local product="$1" binary="$2" expected="$3" printed libraries linked
+    printed="$("$binary")"
+    libraries="$(ldd "$binary" | grep -c '=>' || true)"
+    linked="$(ldd "$binary" | grep -oE "$forbidden" | sort -u | tr '\n' ' ' || true)"
+    echo "link-check: $product: $libraries shared libraries; prints $printed"
+    if [ "$printed" != "$expected" ]; then
+        echo "link-check: $product printed '$printed', expected '$expected'" >&2
+        return 1
+    fi
+    if [ -n "$linked" ]; then
+        echo "link-check: $product links $linked" >&2
+        return 1
+    fi
+}
+
+if [ "${1:-}" = "--bridge" ]; then
+    (cd "$root" && swift build --product bridge-link-check 2>&1 | grep -E "error|Build" | tail -3)
+    check HTTPSerializationAsyncHTTPClient "$(cd "$root" && swift build --show-bin-path)/bridge-link-check" 'http://127.0.0.1/x?a%5Bb%5D=1'
+    exit
+fi
 products=("$@")
 [ "${#products[@]}" -gt 0 ] || products=(HTTPSerializationCore HTTPSerializationCodable)
 app="$root/.build-link-check/app"
@@ -29,6 +57,18 @@ let item = try JSONBodyDecoder().decode(Item.self, from: body)
 print(queryString(from: try ParameterValue(encoding: item)))
 SWIFT
         expected='name=bang&tags%5B%5D=a' ;;
+    HTTPSerializationAsyncHTTPClient)
+        # Serializes a request on the core and hands it to async-http-client (nothing is sent).
+        cat > "$app/Sources/$product-app/main.swift" <<'SWIFT'
+import AsyncHTTPClient
+import HTTPSerializationAsyncHTTPClient
+import HTTPSerializationCore
+let serialized = try HTTPRequestSerializer(headers: HTTPHeaderFields())
+    .httpRequest(method: "GET", urlString: "http://127.0.0.1/x", parameters: ["a": ["b": 1]])
+print(try HTTPClientRequest(serialized).url)
+SWIFT
+        expected='http://127.0.0.1/x?a%5Bb%5D=1'
+        bridge=1 ;;
     *)
         cat > "$app/Sources/$product-app/main.swift" <<SWIFT
 import $product
@@ -36,16 +76,22 @@ print(queryString(from: ["a": ["b": 1]]))
 SWIFT
         expected='a%5Bb%5D=1' ;;
     esac
-    targets+="    .executableTarget(name: \"$product-app\", dependencies: [.product(name: \"$product\", package: \"$(basename "$root")\")]),"$'\n'
+    extra=""
+    [ "$product" = HTTPSerializationAsyncHTTPClient ] && extra=", .product(name: \"HTTPSerializationCore\", package: \"$(basename "$root")\"), .product(name: \"AsyncHTTPClient\", package: \"async-http-client\")"
+    targets+="    .executableTarget(name: \"$product-app\", dependencies: [.product(name: \"$product\", package: \"$(basename "$root")\")$extra]),"$'\n'
     echo "$product $expected" >> "$app/expected.txt.new"
 done
 mv "$app/expected.txt.new" "$app/expected.txt"
+dependencies=".package(path: \"$root\")"
+if [ -n "${bridge:-}" ]; then
+    dependencies=".package(path: \"$root\", traits: [\"AsyncHTTPClient\"]), .package(url: \"https://github.com/swift-server/async-http-client\", from: \"1.37.0\")"
+fi
 cat > "$app/Package.swift" <<MANIFEST
 // swift-tools-version: 6.1
 import PackageDescription
 let package = Package(
   name: "LinkCheck",
-  dependencies: [.package(path: "$root")],
+  dependencies: [$dependencies],
   targets: [
 $targets  ]
 )
@@ -53,21 +99,8 @@ MANIFEST
 
 (cd "$app" && swift build 2>&1 | grep -E "error|warning: |Build" | tail -5)
 bin="$(cd "$app" && swift build --show-bin-path)"
-forbidden='lib(Foundation|FoundationNetworking|FoundationXML|_FoundationICU|icu[a-z0-9]*|curl|xml2|png16|jpeg)\.so'
 failed=0
 while read -r product expected; do
-    binary="$bin/$product-app"
-    printed="$("$binary")"
-    libraries="$(ldd "$binary" | grep -c '=>' || true)"
-    linked="$(ldd "$binary" | grep -oE "$forbidden" | sort -u | tr '\n' ' ' || true)"
-    echo "link-check: $product: $libraries shared libraries; prints $printed"
-    if [ "$printed" != "$expected" ]; then
-        echo "link-check: $product printed '$printed', expected '$expected'" >&2
-        failed=1
-    fi
-    if [ -n "$linked" ]; then
-        echo "link-check: $product links $linked" >&2
-        failed=1
-    fi
+    check "$product" "$bin/$product-app" "$expected" || failed=1
 done < "$app/expected.txt"
 exit "$failed"

@@ -2,62 +2,44 @@
 // never resolve async-http-client and swift-nio.
 #if AsyncHTTPClient
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
-import HTTPSerialization
+import HTTPSerializationCore
+import HTTPTypes
 import NIOCore
-import NIOFoundationCompat
 import NIOHTTP1
 
 extension HTTPClientRequest {
-    /// An async-http-client request from a serialized `URLRequest`.
+    /// An async-http-client request from a serialized request: method, URL, header fields in
+    /// their order (repeated ones kept) and body.
     ///
-    /// A multipart body (given, or found in the request's `MultipartBodyStream`) is streamed
-    /// lazily with its exact length, so it goes out with a real `Content-Length`; other bodies
-    /// are sent as bytes.
-    public init(
-        _ request: URLRequest, multipartForm: MultipartFormData? = nil,
-        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) throws {
-        // The method, URL and headers are copied onto the wire as they are: check them first.
-        try request.validateForSending()
-        guard let url = request.url?.absoluteString else { throw RequestSerializationError.invalidURL("") }
-        self.init(url: url)
-        method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            // The body below sets the framing.
-            let lower = name.lowercased()
-            if lower == "content-length" || lower == "transfer-encoding" { continue }
-            headers.add(name: name, value: value)
+    /// A multipart body is streamed lazily with its exact length, so it goes out with a real
+    /// `Content-Length`; bytes go out as one buffer. The body sets the framing, so the request's
+    /// own `Content-Length` and `Transfer-Encoding` fields are not copied.
+    ///
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)`` for a
+    ///   request that would corrupt the wire.
+    public init(_ serialized: SerializedRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil) throws {
+        // The target and fields are copied onto the wire as they are: check them first.
+        try serialized.request.validateForSending()
+        self.init(url: serialized.urlString)
+        method = HTTPMethod(rawValue: serialized.request.method.rawValue)
+        for field in serialized.request.headerFields where field.name != .contentLength && field.name != .transferEncoding {
+            headers.add(name: field.name.rawName, value: field.value)
         }
-        if let form = multipartForm ?? (request.httpBodyStream as? MultipartBodyStream)?.form {
+        switch serialized.body {
+        case .none:
+            break
+        case .bytes(let data):
+            uploadProgress?(TransferProgress(completed: Int64(data.count), total: Int64(data.count)))
+            body = .bytes(ByteBuffer(bytes: data))
+        case .multipart(let form):
             if headers.first(name: "content-type") == nil { headers.add(name: "Content-Type", value: form.contentType) }
             body = .stream(ProgressReportingChunks(form: form, progress: uploadProgress), length: .known(Int64(form.contentLength)))
-        } else if let stream = request.httpBodyStream {
-            let data = try Self.readAll(stream)
-            uploadProgress?(TransferProgress(completed: Int64(data.count), total: Int64(data.count)))
-            body = .bytes(ByteBuffer(data: data))
-        } else if let data = request.httpBody {
-            uploadProgress?(TransferProgress(completed: Int64(data.count), total: Int64(data.count)))
-            body = .bytes(ByteBuffer(data: data))
-        }
-    }
-
-    private static func readAll(_ stream: InputStream) throws -> Data {
-        stream.open()
-        defer { stream.close() }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            if count < 0 {
-                throw RequestSerializationError.multipartSourceUnavailable(
-                    part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
-            }
-            if count == 0 { return data }
-            data.append(buffer, count: count)
         }
     }
 }
@@ -103,24 +85,40 @@ struct ProgressReportingChunks: AsyncSequence, Sendable {
     }
 }
 
-extension HTTPURLResponse {
-    /// The head of an async-http-client response as an `HTTPURLResponse`, for the package's
-    /// response serializers.
+extension HTTPResponse {
+    /// The head of an async-http-client response in swift-http-types' form: status, reason
+    /// phrase, and header fields in the order they arrived, repeated ones kept.
     ///
     /// For code that reads an `HTTPClientResponse` itself (streaming its body, following
-    /// redirects its own way) and then validates or decodes it. A repeated field's values are
-    /// joined with `", "`.
+    /// redirects its own way) and then validates or decodes it with a response serializer.
     ///
     /// ```swift
     /// let response = try await client.execute(request, timeout: .seconds(30))
-    /// let head = HTTPURLResponse(response, url: url)
+    /// let context = ResponseContext(response: HTTPResponse(response), data: body)
     /// ```
-    public convenience init?(_ response: HTTPClientResponse, url: URL) {
-        var fields: [String: String] = [:]
+    public init(_ response: HTTPClientResponse) {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
         for header in response.headers {
-            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+            // async-http-client has already refused names that are not tokens.
+            guard let name = HTTPField.Name(header.name) else { continue }
+            fields.append(HTTPField(name: name, value: header.value))
         }
-        self.init(url: url, statusCode: Int(response.status.code), httpVersion: "\(response.version)", headerFields: fields)
+        self.init(status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+                  headerFields: fields)
+    }
+}
+
+extension TimeAmount {
+    /// A `URLRequest`-style `timeoutInterval` in seconds as a time limit for
+    /// ``/AsyncHTTPClient/HTTPClient/execute(_:serializer:timeout:maximumResponseSize:uploadProgress:downloadProgress:allowsRedirectedBodies:)``.
+    ///
+    /// For code that kept its timeouts as `URLRequest` does: a non-positive, infinite or NaN
+    /// interval (which `URLRequest` accepts) means URLSession's 60-second default, and a huge one
+    /// is capped at about 30 years rather than overflowing.
+    public static func timeoutInterval(_ seconds: Double) -> TimeAmount {
+        guard seconds.isFinite, seconds > 0 else { return .seconds(60) }
+        return .nanoseconds(Int64((min(seconds, 1e9) * 1e9).rounded()))
     }
 }
 
@@ -128,57 +126,53 @@ extension HTTPClient {
     /// Sends a serialized request through async-http-client and decodes the response.
     ///
     /// ```swift
-    /// let request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: url) { form in
+    /// let upload = try HTTPRequestSerializer().multipartFormHTTPRequest(method: "POST", urlString: url) { form in
     ///     try form.appendPart(fileURL: file, name: "file")
     /// }
-    /// let result = try await HTTPClient.shared.execute(request, serializer: JSONResponseSerializer())
+    /// let result = try await HTTPClient.shared.execute(upload, serializer: DecodableResponseSerializer(Receipt.self))
+    /// result.response.status  // .ok
     /// ```
     ///
     /// - Parameters:
-    ///   - request: the request to send; its method, URL, headers and body go out as they are.
-    ///   - multipartForm: the form to stream; when nil, the request's `MultipartBodyStream`'s form.
+    ///   - request: the request to send; its method, target, header fields and body go out as
+    ///     they are, fields in order.
     ///   - serializer: validates the response and decodes its body, knowing the request's method.
-    ///   - timeout: the whole exchange's time limit; when nil, the request's `timeoutInterval`
-    ///     (60 seconds unless set), as URLSession applies it.
+    ///   - timeout: the whole exchange's time limit (URLSession's default, 60 seconds, unless
+    ///     given); zero or less is ``/HTTPSerializationCore/TransportError/timedOut(url:seconds:)``
+    ///     before anything is sent.
     ///   - maximumResponseSize: bodies larger than this are refused while downloading.
     ///   - uploadProgress: called as bytes go out.
     ///   - downloadProgress: called as bytes come in.
     ///   - allowsRedirectedBodies: a request with a body whose response came from another URL is
     ///     an error unless this is true, as with the URLSession helpers.
     /// - Throws: ``/HTTPSerializationCore/TransportError`` when no response came,
-    ///   `RequestSerializationError.redirectedWithBody(from:to:)`, and the serializer's errors.
+    ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
+    ///   serializer's errors.
     public func execute<Serializer: ResponseSerializer>(
-        _ request: URLRequest, multipartForm: MultipartFormData? = nil, serializer: Serializer,
-        timeout: TimeAmount? = nil, maximumResponseSize: Int = 256 << 20,
+        _ request: SerializedRequest, serializer: Serializer,
+        timeout: TimeAmount = .seconds(60), maximumResponseSize: Int = 256 << 20,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
-        let clientRequest = try HTTPClientRequest(request, multipartForm: multipartForm, uploadProgress: uploadProgress)
-        let limit = timeout ?? Self.timeLimit(request.timeoutInterval)
+        let clientRequest = try HTTPClientRequest(request, uploadProgress: uploadProgress)
+        // async-http-client may still answer from a warm connection after a past deadline;
+        // a limit that has already run out is the same timeout every time.
+        guard timeout > .zero else {
+            throw TransportError.timedOut(url: request.urlString, seconds: Double(timeout.nanoseconds) / 1e9)
+        }
         let (response, body): (HTTPClientResponse, Data)
         do {
-            (response, body) = try await exchange(clientRequest, timeout: limit, maximumResponseSize: maximumResponseSize,
+            (response, body) = try await exchange(clientRequest, timeout: timeout, maximumResponseSize: maximumResponseSize,
                                                   downloadProgress: downloadProgress)
         } catch {
-            throw TransportError(asyncHTTPClientError: error, url: request.url?.absoluteString ?? "", timeout: limit) ?? error
+            throw TransportError(asyncHTTPClientError: error, url: request.urlString, timeout: timeout) ?? error
         }
         // The URL the response came from, after any redirect, as URLSession reports it.
-        let redirected = response.history.count > 1
-        guard let url = (redirected ? response.url : nil) ?? request.url, let http = HTTPURLResponse(response, url: url) else {
-            throw RequestSerializationError.invalidURL(request.url?.absoluteString ?? "")
-        }
-        let hasBody = multipartForm != nil || request.httpBodyStream != nil || request.httpBody != nil
-        try request.checkNotRedirected(to: http, hasBody: hasBody && !allowsRedirectedBodies)
-        return try SerializedResponse.decoding(http, data: body, request: request, serializer: serializer)
-    }
-
-    /// A `timeoutInterval` as a time limit: a non-positive, infinite or NaN interval (which
-    /// `URLRequest` accepts) means the 60-second default, and a huge one is capped at 30 years
-    /// rather than overflowing.
-    static func timeLimit(_ interval: TimeInterval) -> TimeAmount {
-        guard interval.isFinite, interval > 0 else { return .seconds(60) }
-        return .nanoseconds(Int64((min(interval, 1e9) * 1e9).rounded()))
+        let respondingURL = response.history.count > 1 ? response.url?.absoluteString : nil
+        try request.checkNotRedirected(to: respondingURL, allowsRedirectedBodies: allowsRedirectedBodies)
+        let context = ResponseContext(response: HTTPResponse(response), data: body, requestMethod: request.request.method)
+        return try SerializedResponse.decoding(context, url: response.url ?? URL(string: request.urlString), serializer: serializer)
     }
 
     /// Sends the request and reads the whole body, refusing one larger than the limit.
@@ -192,9 +186,10 @@ extension HTTPClient {
         for try await chunk in response.body {
             guard body.count + chunk.readableBytes <= maximumResponseSize else {
                 throw ResponseSerializationError.responseSerializationFailed(
-                    reason: "The response body exceeds \(maximumResponseSize) bytes.", response: ResponseContext(response: URLResponse?.none, data: nil))
+                    reason: "The response body exceeds \(maximumResponseSize) bytes.",
+                    response: ResponseContext(response: HTTPResponse(response), data: nil))
             }
-            body.append(contentsOf: chunk.readableBytesView)
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
             downloadProgress?(TransferProgress(completed: Int64(body.count), total: expected))
         }
         return (response, body)

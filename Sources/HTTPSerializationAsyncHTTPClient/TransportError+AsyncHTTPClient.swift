@@ -6,7 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPSerialization
+import HTTPSerializationCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -237,7 +237,7 @@ struct TransportTests {
         let reports = DecodableResponseSerializer(EchoReport.self)
         let viaSession = try await URLSession(configuration: .ephemeral).uploadMultipart(request, serializer: reports).output
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let viaClient = try await client.execute(request, serializer: reports).output
+        let viaClient = try await client.execute(SerializedRequest(request), serializer: reports).output
         try await client.shutdown()
         try await server.stop()
         for report in [viaSession, viaClient] {
@@ -281,23 +281,23 @@ struct TransportTests {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let serializer = HTTPRequestSerializer(headers: HTTPHeaderFields())
         func get(_ path: String) throws -> URLRequest { try serializer.request(method: "GET", urlString: server.baseURL.absoluteString + path) }
-        let json = try await client.execute(get("/json"), serializer: JSONResponseSerializer(removesKeysWithNullValues: true)).output as? [String: Any]
+        let json = try await client.execute(SerializedRequest(get("/json")), serializer: JSONResponseSerializer(removesKeysWithNullValues: true)).output as? [String: Any]
         #expect(json?["items"] as? [Int] == [1, 2, 3])
         #expect(json?.keys.contains("nothing") == false)
-        let parser = try await client.execute(get("/xml"), serializer: XMLParserResponseSerializer()).output
+        let parser = try await client.execute(SerializedRequest(get("/xml")), serializer: XMLParserResponseSerializer()).output
         #expect(parser?.parse() == true)
-        let document = try await client.execute(get("/xml"), serializer: XMLDocumentResponseSerializer()).output
+        let document = try await client.execute(SerializedRequest(get("/xml")), serializer: XMLDocumentResponseSerializer()).output
         #expect(document.rootElement()?.name == "catalog")
-        let plist = try await client.execute(get("/plist"), serializer: PropertyListResponseSerializer()).output as? [String: Any]
+        let plist = try await client.execute(SerializedRequest(get("/plist")), serializer: PropertyListResponseSerializer()).output as? [String: Any]
         #expect(plist?["name"] as? String == "httpser")
-        let image = try await client.execute(get("/png"), serializer: ImageResponseSerializer()).output
+        let image = try await client.execute(SerializedRequest(get("/png")), serializer: ImageResponseSerializer()).output
         #expect(image?.width == 4 && image?.height == 3)
-        let empty = try await client.execute(get("/empty"), serializer: DecodableResponseSerializer(EmptyResponse.self))
+        let empty = try await client.execute(SerializedRequest(get("/empty")), serializer: DecodableResponseSerializer(EmptyResponse.self))
         #expect(empty.response.status.code == 204)
         let compound = CompoundResponseSerializer([AnyResponseSerializer(ImageResponseSerializer()), AnyResponseSerializer(JSONResponseSerializer())])
-        #expect(try await client.execute(get("/json"), serializer: compound).output is [String: Any])
+        #expect(try await client.execute(SerializedRequest(get("/json")), serializer: compound).output is [String: Any])
         await #expect(throws: ResponseSerializationError.self) {
-            try await client.execute(get("/status/500"), serializer: JSONResponseSerializer())
+            try await client.execute(SerializedRequest(get("/status/500")), serializer: JSONResponseSerializer())
         }
         let viaSession = try await URLSession(configuration: .ephemeral).response(for: get("/plist"), serializer: PropertyListResponseSerializer())
         #expect((viaSession.output as? [String: Any])?["count"] as? Int == 3)
@@ -317,7 +317,7 @@ struct TransportTests {
             }
             let request = try HTTPRequestSerializer(headers: HTTPHeaderFields())
                 .request(method: "POST", urlString: server.baseURL.absoluteString + "/upload", multipartForm: form)
-            let report = try await client.execute(request, serializer: DecodableResponseSerializer(EchoReport.self)).output
+            let report = try await client.execute(SerializedRequest(request), serializer: DecodableResponseSerializer(EchoReport.self)).output
             let reference = try MultipartInteropTests.parse(form.encodedData(), boundary: form.boundary)
             #expect(report.parts?.map(\.size) == reference.map(\.body.count))
             #expect(report.parts?.map(\.sha256) == reference.map { SHA256.hex($0.body) })

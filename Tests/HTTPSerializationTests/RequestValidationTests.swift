@@ -70,10 +70,10 @@ struct RequestValidationTests {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let request = handed("POST\r\nX-Injected: 1", server.baseURL.absoluteString + "/echo")
         await #expect(throws: RequestSerializationError.invalidHTTPMethod("POST\r\nX-Injected: 1")) {
-            try await client.execute(request, serializer: HTTPResponseSerializer())
+            try await client.execute(SerializedRequest(request), serializer: HTTPResponseSerializer())
         }
         #expect(throws: RequestSerializationError.invalidHTTPMethod("POST\r\nX-Injected: 1")) {
-            try HTTPClientRequest(request)
+            try HTTPClientRequest(SerializedRequest(request))
         }
         try await client.shutdown()
         #expect(server.requestCount == 0)

@@ -28,7 +28,8 @@ struct TransportBehaviourTests {
             case .asyncHTTPClient:
                 let client = HTTPClient(eventLoopGroupProvider: .singleton)
                 do {
-                    let result = try await client.execute(request, serializer: serializer)
+                    let result = try await client.execute(
+                        SerializedRequest(request), serializer: serializer, timeout: .timeoutInterval(request.timeoutInterval))
                     try await client.shutdown()
                     return result
                 } catch {
@@ -113,20 +114,20 @@ struct TransportBehaviourTests {
         #expect(error.map { $0 as NSError }?.code == -1001)
     }
 
-    @Test("the bridge's timeout argument overrides the request's timeoutInterval")
+    @Test("the bridge's timeout argument bounds the wait")
     func bridgeTimeoutOverride() async throws {
         let listener = try SilentListener()
         defer { listener.close() }
         let request = Self.request("GET", URL(string: "http://127.0.0.1:\(listener.port)/slow")!)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let error = await #expect(throws: TransportError.self) {
-            try await client.execute(request, serializer: HTTPResponseSerializer(), timeout: .milliseconds(500))
+            try await client.execute(SerializedRequest(request), serializer: HTTPResponseSerializer(), timeout: .milliseconds(500))
         }
         try await client.shutdown()
         #expect(error == .timedOut(url: request.url!.absoluteString, seconds: 0.5))
     }
 
-    @Test("a timeoutInterval of zero, infinity or NaN is the default limit on the bridge, never a trap",
+    @Test("a timeoutInterval of zero, infinity or NaN is the default limit as a TimeAmount, never a trap",
           arguments: [0, -1, .infinity, .nan, 1e300] as [Double])
     func unusualTimeoutIntervals(interval: Double) async throws {
         let server = try await EchoServer.start()

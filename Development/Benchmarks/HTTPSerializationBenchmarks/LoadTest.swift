@@ -63,7 +63,7 @@ enum LoadTest {
                             var hasher = SHA256()
                             for try await chunk in form.chunks() { chunk.withUnsafeBytes { hasher.update($0) } }
                             let expected = hasher.hexDigest()
-                            let report = try await client.execute(request, serializer: DecodableResponseSerializer(EchoReport.self),
+                            let report = try await client.execute(SerializedRequest(request), serializer: DecodableResponseSerializer(EchoReport.self),
                                                                   timeout: .seconds(300)).output
                             guard report.bodySHA256 == expected, report.bodySize == Int(form.contentLength),
                                   report.parts?.count == form.partCount, report.framing == "content-length" else {

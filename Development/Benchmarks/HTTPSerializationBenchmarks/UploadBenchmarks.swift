@@ -139,9 +139,9 @@ enum UploadBenchmarks {
         let result = LockedFlag()
         Task.detached {
             do {
-                let request = try HTTPRequestSerializer().request(
+                let request = try HTTPRequestSerializer().httpRequest(
                     method: "POST", urlString: "http://127.0.0.1:\(port)/upload", multipartForm: form)
-                let response = try await client.execute(request, multipartForm: form, serializer: HTTPResponseSerializer(), timeout: .seconds(600))
+                let response = try await client.execute(request, serializer: HTTPResponseSerializer(), timeout: .seconds(600))
                 result.set(response.response.status.code == 200)
             } catch {
                 print("  upload failed: \(error)")

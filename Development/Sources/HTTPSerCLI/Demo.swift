@@ -64,7 +64,7 @@ public struct DemoRunner {
             let parameters: ParameterValue = [
                 "name": "bang", "phone": ["mobile": "xx", "home": "xx"], "families": ["father", "mother"], "nums": .set([1, 2]),
             ]
-            let request = try serializer.request(method: "GET", urlString: base + "/echo", parameters: parameters)
+            let request = try serializer.httpRequest(method: "GET", urlString: base + "/echo", parameters: parameters)
             let report = try await client.execute(request, serializer: reports).output
             let pairs = report.queryPairs.map { "\($0.name)=\($0.value)" }
             try expect(pairs == ["families[]=father", "families[]=mother", "name=bang", "nums=1", "nums=2", "phone[home]=xx", "phone[mobile]=xx"],
@@ -84,7 +84,7 @@ public struct DemoRunner {
 
         await step("JSON POST (async-http-client)") {
             let request = try JSONRequestSerializer(base: serializer, writingOptions: [.sortedKeys])
-                .request(method: "POST", urlString: base + "/items", parameters: ["name": "pen", "price": 1.5, "tags": ["office"], "stock": nil])
+                .httpRequest(method: "POST", urlString: base + "/items", parameters: ["name": "pen", "price": 1.5, "tags": ["office"], "stock": nil])
             let report = try await client.execute(request, serializer: reports).output
             let body = String(decoding: report.bodyData ?? Data(), as: UTF8.self)
             try expect(body == #"{"name":"pen","price":1.5,"stock":null,"tags":["office"]}"#, "the server got \(body)")
@@ -97,11 +97,11 @@ public struct DemoRunner {
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("upload.bin")
             let digest = try Self.writeFile(file, bytes: uploadBytes)
-            let request = try serializer.multipartFormRequest(method: "POST", urlString: base + "/upload", parameters: ["album": ["id": 7]]) { form in
+            let request = try serializer.multipartFormHTTPRequest(method: "POST", urlString: base + "/upload", parameters: ["album": ["id": 7]]) { form in
                 try form.appendPart(fileURL: file, name: "file")
                 try form.appendPart(fileData: Data("notes".utf8), name: "notes", fileName: "notes.txt", mimeType: "text/plain")
             }
-            let form = try unwrap((request.httpBodyStream as? MultipartBodyStream)?.form, "the request has no multipart form")
+            guard case .multipart(let form) = request.body else { throw Failure(description: "the request has no multipart form") }
             let bar = ProgressBar(label: "upload", console: console)
             let report = try await client.execute(request, serializer: reports, timeout: .seconds(120), uploadProgress: { bar.update($0) }).output
             bar.finish()
@@ -115,7 +115,7 @@ public struct DemoRunner {
         }
 
         await step("a 404 whose JSON error payload is decoded through the failed validation") {
-            let request = try serializer.request(method: "GET", urlString: base + "/status/404")
+            let request = try serializer.httpRequest(method: "GET", urlString: base + "/status/404")
             do {
                 _ = try await client.execute(request, serializer: reports)
                 throw Failure(description: "the 404 was accepted")
@@ -127,7 +127,7 @@ public struct DemoRunner {
         }
 
         await step("JSON, XML, property-list and PNG responses decoded") {
-            let get = { (path: String) throws -> URLRequest in try serializer.request(method: "GET", urlString: base + path) }
+            let get = { (path: String) throws -> SerializedRequest in try serializer.httpRequest(method: "GET", urlString: base + path) }
             let json = try await client.execute(get("/json"), serializer: JSONResponseSerializer()).output as? [String: Any]
             try expect(json?["name"] as? String == "httpser", "JSON \(String(describing: json))")
             let xml = try await client.execute(get("/xml"), serializer: XMLDocumentResponseSerializer()).output
@@ -150,7 +150,7 @@ public struct DemoRunner {
         }
 
         await step("an empty 204 decodes to nil for an optional type") {
-            let request = try serializer.request(method: "GET", urlString: base + "/empty")
+            let request = try serializer.httpRequest(method: "GET", urlString: base + "/empty")
             let result = try await client.execute(request, serializer: DecodableResponseSerializer(EchoReport?.self))
             try expect(result.output == nil && result.response.status.code == 204, "got \(String(describing: result.output))")
             return ["204 No Content ⇒ nil"]

@@ -64,7 +64,9 @@ struct Exchange {
     private func sendOnce(
         _ request: URLRequest, form: MultipartFormData?, uploadProgress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> HTTPClientResponse {
-        let clientRequest = try HTTPClientRequest(request, multipartForm: form, uploadProgress: uploadProgress)
+        var serialized = try SerializedRequest(request)
+        if let form { serialized.body = .multipart(form) }
+        let clientRequest = try HTTPClientRequest(serialized, uploadProgress: uploadProgress)
         do {
             return try await client.execute(clientRequest, deadline: .distantFuture)
         } catch {

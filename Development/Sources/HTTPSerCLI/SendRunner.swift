@@ -187,10 +187,9 @@ public struct SendRunner {
     }
 
     private func validate(_ response: HTTPClientResponse, url: URL, data: Data, acceptable: String) throws {
-        guard let http = HTTPURLResponse(response, url: url) else { throw RequestSerializationError.invalidURL(url.absoluteString) }
         var serializer = HTTPResponseSerializer(acceptableStatusCodes: nil, acceptableContentTypes: nil)
         serializer.acceptableContentTypes = Set(acceptable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        _ = try serializer.responseObject(for: http, data: data)
+        _ = try serializer.responseObject(for: ResponseContext(response: HTTPResponse(response), data: data))
     }
 
     static func collect(_ hop: Exchange.Hop, timeout: TimeAmount?, limit: Int) async throws -> Data {

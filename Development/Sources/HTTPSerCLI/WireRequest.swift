@@ -32,14 +32,14 @@ struct WireRequest {
     }
 
     init(_ request: URLRequest, form: MultipartFormData?) throws {
-        let clientRequest = try HTTPClientRequest(request, multipartForm: form)
+        var serialized = try SerializedRequest(request)
+        if let form { serialized.body = .multipart(form) }
+        let clientRequest = try HTTPClientRequest(serialized)
         contentType = clientRequest.headers.first(name: "content-type")
-        if let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form {
-            body = .form(form)
-        } else if let data = request.httpBody {
-            body = .bytes(data)
-        } else {
-            body = .none
+        switch serialized.body {
+        case .multipart(let form): body = .form(form)
+        case .bytes(let data): body = .bytes(data)
+        case .none: body = .none
         }
         guard let url = URL(string: clientRequest.url), let host = url.host else {
             throw RequestSerializationError.invalidURL(clientRequest.url)

@@ -83,6 +83,49 @@ extension URLRequest {
     }
 }
 
+extension SerializedRequest {
+    /// A `URLRequest` as swift-http-types' head and a body: the Foundation edge every
+    /// transport without Foundation is reached through.
+    ///
+    /// The method, target and header fields are checked as a serializer checks them; the
+    /// fragment is left out (it is never sent). A body stream that is not a multipart form is
+    /// read into memory here, once. `URLRequest`-only settings (timeout, cache
+    /// policy and the rest) have no place in an `HTTPRequest`: give a transport its timeout.
+    ///
+    /// ```swift
+    /// let request = try HTTPRequestSerializer().request(method: "GET", urlString: url, parameters: ["q": "swift"])
+    /// let result = try await client.execute(SerializedRequest(request), serializer: JSONResponseSerializer())
+    /// ```
+    ///
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)``.
+    public init(_ request: URLRequest) throws {
+        let parts = try request.serializationParts()
+        self.init(request: parts.request, body: parts.body)
+        // A stream that is not a form is read here, once, rather than left behind.
+        if case .none = parts.body, let stream = request.httpBodyStream {
+            body = .bytes(try Self.readAll(stream))
+        }
+    }
+
+    private static func readAll(_ stream: InputStream) throws -> Data {
+        if stream.streamStatus == .notOpen { stream.open() }
+        defer { stream.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0 {
+                throw RequestSerializationError.multipartSourceUnavailable(
+                    part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
+            }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+        }
+    }
+}
+
 extension RequestSerializer {
     /// Returns `request` with default headers applied and `parameters` encoded into its URL
     /// or body; the input request is never changed, and its timeout, cache policy and other

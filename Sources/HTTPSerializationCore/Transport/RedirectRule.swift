@@ -1,0 +1,21 @@
+import HTTPTypes
+
+extension SerializedRequest {
+    /// The URL this request is sent to, as written: scheme, authority, path and query.
+    public var urlString: String {
+        RequestTarget(request).urlString
+    }
+
+    /// Whether the request sends a body: bytes or a form with at least one byte.
+    package var hasBody: Bool {
+        body.length > 0
+    }
+
+    /// The redirect rule of every transport: a request with a body whose response came from
+    /// another URL is ``RequestSerializationError/redirectedWithBody(from:to:)``, since the
+    /// body may have been dropped on the way. `respondingURL` is where the response came from.
+    package func checkNotRedirected(to respondingURL: String?, allowsRedirectedBodies: Bool) throws {
+        guard hasBody, !allowsRedirectedBodies, let respondingURL, respondingURL != urlString else { return }
+        throw RequestSerializationError.redirectedWithBody(from: urlString, to: respondingURL)
+    }
+}
