@@ -108,6 +108,12 @@ struct BadInputBattery {
         BadInput("Basic user name with a colon", "invalidCredentials", #"The credentials are invalid: a Basic user name cannot contain ":"."#) {
             var serializer = plain; try serializer.setAuthorizationHeader(username: "a:b", password: "c")
         },
+        BadInput("Bearer token with a space", "invalidCredentials", "The credentials are invalid: a Bearer token is visible ASCII without spaces or control characters.") {
+            var serializer = plain; try serializer.setAuthorizationHeader(bearerToken: "a b")
+        },
+        BadInput("empty Bearer token", "invalidCredentials", "The credentials are invalid: a Bearer token cannot be empty.") {
+            var serializer = plain; try serializer.setAuthorizationHeader(bearerToken: "")
+        },
         // Parameters
         BadInput("non-string dictionary key", "invalidParameter", "The parameter at the top level is invalid: dictionary key 42 is not a string.") {
             _ = try ParameterValue(any: [42: "v"])
@@ -253,37 +259,37 @@ struct BadInputBattery {
         BadInput("a body with no content type", "unacceptableContentType", "Request failed: unacceptable content-type: (none)") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200), data: Data("{}".utf8))
         },
-        BadInput("malformed JSON", "responseSerializationFailed", "The response is not valid JSON: found \"}\" where a value was expected (byte 5).") {
+        BadInput("malformed JSON", "unreadableJSON", "The response is not valid JSON: found \"}\" where a value was expected (byte 5).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data(#"{"a":}"#.utf8))
         },
-        BadInput("JSON with a trailing comma", "responseSerializationFailed", "The response is not valid JSON: found \"]\" where a value was expected (byte 5).") {
+        BadInput("JSON with a trailing comma", "unreadableJSON", "The response is not valid JSON: found \"]\" where a value was expected (byte 5).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data("[1,2,]".utf8))
         },
-        BadInput("JSON nested 100,000 deep", "responseSerializationFailed", "The response is not valid JSON: it is nested more than 512 levels deep (byte 512).") {
+        BadInput("JSON nested 100,000 deep", "unreadableJSON", "The response is not valid JSON: it is nested more than 512 levels deep (byte 512).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data(String(repeating: "[", count: 100_000).utf8))
         },
-        BadInput("JSON with invalid UTF-8", "responseSerializationFailed", "The response is not valid JSON: the bytes are not valid in its encoding (byte 1).") {
+        BadInput("JSON with invalid UTF-8", "unreadableJSON", "The response is not valid JSON: the bytes are not valid in its encoding (byte 1).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data([0x22, 0xFF, 0xFE, 0x22]))
         },
-        BadInput("JSON with a lone surrogate escape", "responseSerializationFailed", "The response is not valid JSON: a string escapes half of a surrogate pair (byte 2).") {
+        BadInput("JSON with a lone surrogate escape", "unreadableJSON", "The response is not valid JSON: a string escapes half of a surrogate pair (byte 2).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data(#"["\uDEAD"]"#.utf8))
         },
-        BadInput("JSON with a raw tab in a string", "responseSerializationFailed", "The response is not valid JSON: a string holds a raw control character (byte 3).") {
+        BadInput("JSON with a raw tab in a string", "unreadableJSON", "The response is not valid JSON: a string holds a raw control character (byte 3).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data("[\"a\tb\"]".utf8))
         },
-        BadInput("JSON with an invalid escape", "responseSerializationFailed", "The response is not valid JSON: a string holds an invalid escape (byte 2).") {
+        BadInput("JSON with an invalid escape", "unreadableJSON", "The response is not valid JSON: a string holds an invalid escape (byte 2).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data(#"["\q"]"#.utf8))
         },
-        BadInput("JSON with a number no type holds", "responseSerializationFailed", "The response is not valid JSON: a number is too large for any number type (byte 1).") {
+        BadInput("JSON with a number no type holds", "unreadableJSON", "The response is not valid JSON: a number is too large for any number type (byte 1).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data("[1e400]".utf8))
         },
-        BadInput("JSON with a leading zero", "responseSerializationFailed", "The response is not valid JSON: a number is not written as JSON allows (byte 2).") {
+        BadInput("JSON with a leading zero", "unreadableJSON", "The response is not valid JSON: a number is not written as JSON allows (byte 2).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data("[01]".utf8))
         },
-        BadInput("JSON cut short", "responseSerializationFailed", "The response is not valid JSON: it ends where \",\" or \"}\" was expected (byte 9).") {
+        BadInput("JSON cut short", "unreadableJSON", "The response is not valid JSON: it ends where \",\" or \"}\" was expected (byte 9).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data(#"{"a": [1]"#.utf8))
         },
-        BadInput("JSON with data after the value", "responseSerializationFailed", "The response is not valid JSON: more follows the value (byte 3).") {
+        BadInput("JSON with data after the value", "unreadableJSON", "The response is not valid JSON: more follows the value (byte 3).") {
             _ = try JSONResponseSerializer().responseObject(for: resp(200, "application/json"), data: Data("{} x".utf8))
         },
         BadInput("JSON scalar without fragments", "responseSerializationFailed", "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.") {

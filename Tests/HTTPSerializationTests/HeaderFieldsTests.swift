@@ -67,6 +67,22 @@ struct HeaderFieldsTests {
         }
     }
 
+    @Test("a Bearer token is sent as given, and one that would not arrive as one token is refused")
+    func bearerToken() throws {
+        var serializer = plainSerializer()
+        try serializer.setAuthorizationHeader(bearerToken: "eyJhbGciOiJIUzI1NiJ9.e30.c2ln-_~+/==")
+        #expect(serializer.value(forHTTPHeaderField: "Authorization") == "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln-_~+/==")
+        for bad in ["", "two words", "line\r\nX-Evil: 1", "tab\t", "caf\u{E9}"] {
+            #expect(throws: RequestSerializationError.self, "\(bad.debugDescription)") {
+                try serializer.setAuthorizationHeader(bearerToken: bad)
+            }
+        }
+        // A refused token leaves the one set before in place.
+        #expect(serializer.value(forHTTPHeaderField: "Authorization") == "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln-_~+/==")
+        let request = try serializer.httpRequest(method: "GET", urlString: "https://example.com/me")
+        #expect(request.request.headerFields[.authorization] == "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln-_~+/==")
+    }
+
     @Test("Basic credentials are UTF-8")
     func basicUTF8() throws {
         var serializer = plainSerializer()

@@ -171,17 +171,31 @@ struct JSONBodyDecoderTests {
                                        headerFields: ["Content-Type": "application/json"])!
         #expect(try serializer.responseObject(for: response, data: Data("[1,2]".utf8)) == [1, 2])
     }
+
+    @Test("a body the reader refuses is unreadableJSON, as with JSONResponseSerializer; a shape that does not fit stays a decoding failure")
+    func serializerReadingErrors() throws {
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        let serializer = DecodableResponseSerializer([Int].self)
+        do {
+            _ = try serializer.responseObject(for: response, data: Data("[1,]".utf8))
+            Issue.record("no error")
+        } catch let error as ResponseSerializationError {
+            guard case .unreadableJSON(let reading, _, _) = error else { Issue.record("got \(error)"); return }
+            #expect(reading.offset == 3)
+            #expect(error.reason == "The response is not valid JSON: found \"]\" where a value was expected (byte 3).")
+        }
+        do {
+            _ = try serializer.responseObject(for: response, data: Data(#"{"a":1}"#.utf8))
+            Issue.record("no error")
+        } catch let error as ResponseSerializationError {
+            guard case .responseSerializationFailed = error else { Issue.record("got \(error)"); return }
+        }
+    }
 }
 
 @Suite("JSON decoder: the tape owns what its readers point at")
 struct JSONTapeOwnershipTests {
-    /// Keeps its decoder, as a type may, and reads through it after `decode` has returned.
-    final class KeptDecoder: Decodable, @unchecked Sendable {
-        // Written once in init and read on the same thread afterwards.
-        let decoder: any Decoder
-        init(from decoder: any Decoder) throws { self.decoder = decoder }
-    }
-
     @Test("a tape reads from its own copy of the document, never from the caller's buffer")
     func tapeOwnsTheText() throws {
         for text in [#"{"k":"v"}"#, "[" + String(repeating: "\"some longer text\",", count: 40) + "1]"] {
@@ -196,26 +210,5 @@ struct JSONTapeOwnershipTests {
             #expect(!inCallerBuffer)
             #expect(withExtendedLifetime(tape) { reader.text(1).elementsEqual(text.utf8.dropFirst(2).prefix(reader.length(1))) })
         }
-    }
-
-    @Test("a decoder kept past decode still reads its document after the input is gone")
-    func keptDecoderOutlivesInput() throws {
-        var data: Data? = Data(#"{"name":"\#(String(repeating: "long enough to leave inline storage ", count: 8))","n":[1,2,3]}"#.utf8)
-        let kept = try JSONBodyDecoder().decode(KeptDecoder.self, from: data!)
-        data = nil
-        // Churn the allocator so a freed buffer would be reused and overwritten.
-        let churn = (0..<2_000).map { [UInt8](repeating: UInt8(truncatingIfNeeded: $0), count: 512) }
-        let container = try kept.decoder.container(keyedBy: AnyKey.self)
-        #expect(try container.decode(String.self, forKey: AnyKey("name")).hasPrefix("long enough"))
-        #expect(try container.decode([Int].self, forKey: AnyKey("n")) == [1, 2, 3])
-        #expect(churn.count == 2_000)
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

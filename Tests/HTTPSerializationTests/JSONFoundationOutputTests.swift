@@ -98,10 +98,19 @@ struct JSONFoundationOutputTests {
         do {
             _ = try serializer.responseObject(for: response, data: Data("{\"a\" 1}".utf8))
             Issue.record("no error")
-        } catch ResponseSerializationError.responseSerializationFailed(let reason, _, let underlying, _) {
-            #expect(reason == "The response is not valid JSON: found \"1\" where \":\" was expected (byte 5).")
-            let foundationError = underlying.map { $0.error as NSError }
+        } catch let error as ResponseSerializationError {
+            guard case .unreadableJSON(let reading, _, nil) = error else {
+                Issue.record("expected unreadableJSON, got \(error)")
+                return
+            }
+            #expect(reading == JSONReadingError(.unexpectedCharacter(UInt8(ascii: "1"), expected: "\":\""), offset: 5))
+            #expect(error.reason == "The response is not valid JSON: found \"1\" where \":\" was expected (byte 5).")
+            // As NSError: AFNetworking's -1016 with JSONSerialization's 3840 underneath.
+            let bridged = error as NSError
+            #expect(bridged.domain == "com.alamofire.error.serialization.response" && bridged.code == -1016)
+            let foundationError = bridged.userInfo[NSUnderlyingErrorKey] as? NSError
             #expect(foundationError?.domain == NSCocoaErrorDomain && foundationError?.code == 3840)
+            #expect(foundationError?.userInfo[NSDebugDescriptionErrorKey] as? String == reading.description)
         }
         #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: response, data: Data("7".utf8)) }
         let fragments = JSONResponseSerializer(readingOptions: .fragmentsAllowed)

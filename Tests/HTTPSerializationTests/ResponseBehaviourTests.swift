@@ -110,8 +110,8 @@ struct JSONAndDecodableResponseTests {
         do {
             _ = try JSONResponseSerializer().responseObject(for: resp(500, "application/json"), data: Data("{bad".utf8))
             Issue.record("accepted")
-        } catch let ResponseSerializationError.responseSerializationFailed(_, _, underlying, validation) {
-            #expect(underlying != nil)
+        } catch let ResponseSerializationError.unreadableJSON(reason, _, validation) {
+            #expect(reason.offset == 1)
             if case .unacceptableStatusCode(500, _, _)? = validation {} else { Issue.record("no status failure underneath") }
         } catch {
             Issue.record("unexpected \(error)")

@@ -21,12 +21,13 @@ struct RequestPlan {
     var rawBody: Data?
     var boundary: String?
     var throttle: (packetSize: Int, delay: Double)?
-    /// The `Authorization` value from `--auth` or the URL's user info.
-    var authorization: String?
+    /// The credentials from `--auth` or the URL's user info.
+    var credentials: Credentials?
 
-    /// `Basic` credentials: `user:password` in Base64, as RFC 7617 has them.
-    static func basic(_ user: String, _ password: String) -> String {
-        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    /// What `Authorization` carries; the library writes the header.
+    enum Credentials: Equatable {
+        case basic(user: String, password: String)
+        case bearer(String)
     }
 
     /// The request, and its multipart form when it has one.
@@ -105,7 +106,14 @@ struct RequestPlan {
         var headers = HTTPHeaderFields()
         try headers.setValue("httpser/\(HTTPSer.version)", forHTTPHeaderField: "User-Agent")
         try headers.setValue(acceptingJSON ? "application/json, */*;q=0.5" : "*/*", forHTTPHeaderField: "Accept")
-        if let authorization { try headers.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        if let credentials {
+            var defaults = HTTPRequestSerializer(headers: headers)
+            switch credentials {
+            case .basic(let user, let password): try defaults.setAuthorizationHeader(username: user, password: password)
+            case .bearer(let token): try defaults.setAuthorizationHeader(bearerToken: token)
+            }
+            headers = defaults.headers
+        }
         var given: Set<String> = []
         for item in items {
             let (name, value): (String, String?)

@@ -147,16 +147,16 @@ public struct SendRunner {
         }
         switch (options.authType.lowercased(), options.auth) {
         case ("bearer", let token?):
-            plan.authorization = "Bearer \(token)"
+            plan.credentials = .bearer(token)
         case ("bearer", nil):
             throw RequestItemError(description: "--auth-type bearer takes the token as --auth TOKEN")
         case ("basic", let auth?):
             guard let colon = auth.firstIndex(of: ":") else {
                 throw RequestItemError(description: "--auth takes USER:PASS (httpser does not prompt for a password)")
             }
-            plan.authorization = RequestPlan.basic(String(auth[..<colon]), String(auth[auth.index(after: colon)...]))
+            plan.credentials = .basic(user: String(auth[..<colon]), password: String(auth[auth.index(after: colon)...]))
         case ("basic", nil):
-            plan.authorization = target.credentials.map { RequestPlan.basic($0.user, $0.password) }
+            plan.credentials = target.credentials.map { .basic(user: $0.user, password: $0.password) }
         default:
             throw RequestItemError(description: "--auth-type takes basic or bearer (digest is not supported)")
         }

@@ -77,8 +77,11 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     /// Validates the response, then decodes its body as `Value`; an expected empty body gives
     /// ``EmptyResponseRepresentable/emptyResponseValue``.
     ///
-    /// - Throws: validation errors, or `ResponseSerializationError.responseSerializationFailed`
-    ///   for an unexpected empty body or one that does not decode.
+    /// - Throws: validation errors;
+    ///   ``/HTTPSerializationCore/ResponseSerializationError/unreadableJSON(_:response:validation:)``
+    ///   for a body ``JSONBodyDecoder`` cannot read as JSON; otherwise
+    ///   `ResponseSerializationError.responseSerializationFailed` for an unexpected empty body or
+    ///   one that does not decode as `Value`.
     public func responseObject(for response: ResponseContext) throws -> Value {
         try base.validate(response)
         let context = response.withoutDecodedBody
@@ -97,6 +100,10 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
         }
         do {
             return try decoder.decode(Value.self, from: context.data ?? Data())
+        } catch DecodingError.dataCorrupted(let corrupted) where corrupted.underlyingError is JSONReadingError {
+            // The package's reader refused the bytes: the same typed case as JSONResponseSerializer's.
+            guard let reading = corrupted.underlyingError as? JSONReadingError else { throw DecodingError.dataCorrupted(corrupted) }
+            throw ResponseSerializationError.unreadableJSON(reading, response: context)
         } catch {
             throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response could not be decoded as \(Value.self): \(error)", response: context, underlying: UnderlyingError(error))

@@ -191,6 +191,10 @@ public indirect enum ResponseSerializationError: HTTPSerializationError, Equatab
     /// An image in a format this platform recognises and measures but does not decode (GIF,
     /// BMP, ICO, TIFF and WebP on Linux): never reported as a decoded image.
     case imageNotDecoded(format: ImageHeader.Format, response: ResponseContext)
+    /// The package's JSON reader refused the body. `validation` is a status failure found
+    /// first; `error as NSError` carries JSONSerialization's error (`NSCocoaErrorDomain`
+    /// 3840) underneath, as AFNetworking's did.
+    case unreadableJSON(JSONReadingError, response: ResponseContext, validation: ResponseSerializationError? = nil)
     /// The package's XML reader refused the body before FoundationXML saw it.
     case unreadableXML(XMLReadingError, response: ResponseContext)
     /// The package's property-list reader refused the body.
@@ -213,7 +217,8 @@ extension ResponseSerializationError {
         switch self {
         case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
              .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
-             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context):
+             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context),
+             .unreadableJSON(_, let context, _):
             return context
         }
     }
@@ -227,7 +232,8 @@ extension ResponseSerializationError {
         switch self {
         case .unacceptableContentType: return true
         case .unacceptableStatusCode(_, _, let underlying?): return underlying.involvesUnacceptableContentType
-        case .responseSerializationFailed(_, _, _, let validation?): return validation.involvesUnacceptableContentType
+        case .responseSerializationFailed(_, _, _, let validation?), .unreadableJSON(_, _, let validation?):
+            return validation.involvesUnacceptableContentType
         default: return false
         }
     }
@@ -246,6 +252,8 @@ extension ResponseSerializationError {
             return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
         case .imageNotDecoded(let format, _):
             return "The \(format.rawValue.uppercased()) image is recognised but not decoded on this platform."
+        case .unreadableJSON(let error, _, _):
+            return "The response is not valid JSON: \(error.reasonText) (byte \(error.offset))."
         case .unreadableXML(let error, _):
             return error.description
         case .unreadablePropertyList(let error, _):
@@ -263,6 +271,8 @@ extension ResponseSerializationError {
             return underlying
         case .responseSerializationFailed(_, _, let underlying, let validation):
             return underlying?.error ?? validation
+        case .unreadableJSON(let error, _, _):
+            return error
         default:
             return nil
         }

@@ -66,6 +66,30 @@ extension HTTPRequestSerializerComposing {
         try setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
     }
 
+    /// Sets `Authorization: Bearer <token>` (RFC 6750): OAuth 2 access tokens, JWTs, API keys.
+    ///
+    /// The token is sent as given. RFC 6750's `b64token` allows letters, digits, `-._~+/` and
+    /// trailing `=`; other visible ASCII is accepted too, as Alamofire and HTTPie send it.
+    ///
+    /// ```swift
+    /// var serializer = HTTPRequestSerializer()
+    /// try serializer.setAuthorizationHeader(bearerToken: "eyJhbGciOiJIUzI1NiJ9.e30.c2lnbg")
+    /// ```
+    ///
+    /// - Throws: ``RequestSerializationError/invalidCredentials(reason:)`` for an empty token or
+    ///   one holding a space, a control character or non-ASCII text, which would not arrive as
+    ///   one token.
+    public mutating func setAuthorizationHeader(bearerToken token: String) throws {
+        guard !token.isEmpty else {
+            throw RequestSerializationError.invalidCredentials(reason: "a Bearer token cannot be empty")
+        }
+        guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw RequestSerializationError.invalidCredentials(
+                reason: "a Bearer token is visible ASCII without spaces or control characters")
+        }
+        try setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    }
+
     /// Removes the default `Authorization` header.
     public mutating func clearAuthorizationHeader() {
         // A nil value with a valid token name cannot fail validation.

@@ -62,3 +62,14 @@ extension ResponseSerializationError: LocalizedError, CustomNSError {
     /// and the response and body under AF's keys.
     public var errorUserInfo: [String: Any] { afUserInfo }
 }
+
+/// `error as NSError` is the error `JSONSerialization` gives for a document it cannot read:
+/// `NSCocoaErrorDomain` 3840, with the reader's sentence as its debug description.
+extension JSONReadingError: CustomNSError {
+    /// `NSCocoaErrorDomain`, as `JSONSerialization` reports a malformed document.
+    public static var errorDomain: String { NSCocoaErrorDomain }
+    /// 3840 (`NSPropertyListReadCorruptError`), JSONSerialization's code for it.
+    public var errorCode: Int { 3840 }
+    /// The fault and its byte offset under `NSDebugDescriptionErrorKey`.
+    public var errorUserInfo: [String: Any] { [NSDebugDescriptionErrorKey: description] }
+}

@@ -41,9 +41,12 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     /// The parsed JSON (`[String: Any]`, `[Any]`, or a scalar with `.fragmentsAllowed`), or
     /// nil for an empty body.
     ///
-    /// - Throws: validation errors, and
+    /// - Throws: validation errors,
+    ///   ``/HTTPSerializationCore/ResponseSerializationError/unreadableJSON(_:response:validation:)``
+    ///   for JSON the reader refuses, and
     ///   ``/HTTPSerializationCore/ResponseSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
-    ///   for JSON that cannot be parsed, with a status failure underneath when there was one.
+    ///   for a top-level scalar without `.fragmentsAllowed`; each with a status failure
+    ///   underneath when there was one.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         let statusFailure = try statusFailure(response)
         guard let data = response.data, !data.isBlank else {
@@ -71,11 +74,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         do {
             tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
         } catch {
-            // Underneath, the error JSONSerialization would give, for code that checks it.
-            let underlying = NSError(domain: NSCocoaErrorDomain, code: 3840, userInfo: [NSDebugDescriptionErrorKey: error.description])
-            throw ResponseSerializationError.responseSerializationFailed(
-                reason: "The response is not valid JSON: \(error.reasonText) (byte \(error.offset)).", response: context,
-                underlying: UnderlyingError(underlying), validation: validation)
+            throw ResponseSerializationError.unreadableJSON(error, response: context, validation: validation)
         }
         if !options.contains(.fragmentsAllowed), !tape.isContainer {
             throw ResponseSerializationError.responseSerializationFailed(
