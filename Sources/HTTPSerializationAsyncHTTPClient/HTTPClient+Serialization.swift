@@ -16,8 +16,8 @@ extension HTTPClientRequest {
     /// An async-http-client request from a serialized request: method, URL, header fields in
     /// their order (repeated ones kept) and body.
     ///
-    /// A multipart body is streamed lazily with its exact length, so it goes out with a real
-    /// `Content-Length`; bytes go out as one buffer. The body sets the framing, so the request's
+    /// A multipart form or a stream is read lazily; with its exact length it goes out with a
+    /// real `Content-Length`, a stream of unknown length chunked; bytes go out as one buffer. The body sets the framing, so the request's
     /// own `Content-Length` and `Transfer-Encoding` fields are not copied.
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
@@ -39,13 +39,16 @@ extension HTTPClientRequest {
             body = .bytes(ByteBuffer(bytes: data))
         case .multipart(let form):
             if headers.first(name: "content-type") == nil { headers.add(name: "Content-Type", value: form.contentType) }
-            body = .stream(ProgressReportingChunks(form: form, progress: uploadProgress), length: .known(Int64(form.contentLength)))
+            body = .stream(ProgressReportingChunks(body: serialized.body, progress: uploadProgress), length: .known(Int64(form.contentLength)))
+        case .stream(let stream):
+            let length: HTTPClientRequest.Body.Length = stream.length.map { .known(Int64($0)) } ?? .unknown
+            body = .stream(ProgressReportingChunks(body: serialized.body, progress: uploadProgress), length: length)
         }
     }
 }
 
-/// A form's body read straight into `ByteBuffer`s, counting what has been handed to the
-/// transport.
+/// A form or stream body read straight into `ByteBuffer`s, counting what has been handed to
+/// the transport.
 struct ProgressReportingChunks: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
@@ -53,17 +56,17 @@ struct ProgressReportingChunks: AsyncSequence, Sendable {
     /// next to the copy; a few are in flight at once, far under the memory bound.
     static let chunkSize = 1 << 20
 
-    let form: MultipartFormData
+    let body: RequestBody
     let progress: (@Sendable (TransferProgress) -> Void)?
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(producer: MultipartChunkProducer(form: form, chunkSize: Self.chunkSize), total: Int64(form.contentLength),
+        Iterator(producer: BodyChunkProducer(body: body, chunkSize: Self.chunkSize), total: body.length.map { Int64($0) },
                  progress: progress)
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        var producer: MultipartChunkProducer
-        let total: Int64
+        var producer: BodyChunkProducer
+        let total: Int64?
         let progress: (@Sendable (TransferProgress) -> Void)?
         let allocator = ByteBufferAllocator()
         var sent: Int64 = 0

@@ -258,7 +258,7 @@ struct TransportTests {
             .request(method: "POST", urlString: server.baseURL.absoluteString + "/upload", multipartForm: form)
         let last = LockedBox<TransferProgress?>(nil)
         let result = try await URLSession(configuration: .ephemeral).uploadMultipart(
-            request, serializer: DecodableResponseSerializer(EchoReport.self), progress: { last.set($0) })
+            request, serializer: DecodableResponseSerializer(EchoReport.self), uploadProgress: { last.set($0) })
         try await server.stop()
         #expect(result.output.bodySize == Int(form.contentLength))
         #expect(last.get()?.completed == Int64(form.contentLength))

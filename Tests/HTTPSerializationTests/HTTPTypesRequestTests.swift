@@ -45,6 +45,7 @@ private struct Wire: Equatable, CustomStringConvertible {
         case .none: body = Data()
         case .bytes(let data): body = data
         case .multipart(let form): body = try await collectChunks(form, size: 4096)
+        case .stream: body = try serialized.body.collect()
         }
     }
 

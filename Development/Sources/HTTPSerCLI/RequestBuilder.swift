@@ -53,16 +53,10 @@ struct RequestPlan {
         let urlString = try urlWithQueryItems()
 
         if let raw = try rawBody ?? bodyFiles.first.map({ try readBodyFile($0.0) }) {
-            // Without parameters the JSON serializer adds the headers and nothing else (the
-            // form serializer would add its own empty body).
-            var request = try JSONRequestSerializer(base: serializer).request(method: method, urlString: urlString, parameters: nil)
-            request.httpBody = raw
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                let type = bodyFiles.first.map { $0.1 ?? MIMETypes.type(forFileName: $0.0) }
-                    ?? (mode == .form ? "application/x-www-form-urlencoded" : "application/json")
-                request.setValue(type, forHTTPHeaderField: "Content-Type")
-            }
-            return (request, nil)
+            // Sent as it is; a Content-Type header item wins over the type named here.
+            let type = bodyFiles.first.map { $0.1 ?? MIMETypes.type(forFileName: $0.0) }
+                ?? (mode == .form ? "application/x-www-form-urlencoded" : "application/json")
+            return (try URLRequest(serializer.httpRequest(method: method, urlString: urlString, body: .bytes(raw), contentType: type)), nil)
         }
 
         switch mode {
@@ -71,10 +65,9 @@ struct RequestPlan {
             return (try serializer.request(method: method, urlString: urlString, multipartForm: form), form)
         case .form:
             // Fields go out in item order with their names as written, repeats kept, as HTTPie
-            // sends them; the values are escaped the AFNetworking way.
-            let body = try formPairs().map { QueryStringPair(field: $0.0, value: .string($0.1)).urlEncodedString() }.joined(separator: "&")
-            serializer.queryStringSerialization = { _, _ in body }
-            return (try serializer.request(method: method, urlString: urlString, parameters: .dictionary([:])), nil)
+            // sends them; names and values are escaped the AFNetworking way.
+            let fields = try formPairs().map { QueryStringPair(field: $0.0, value: .string($0.1)) }
+            return (try URLRequest(serializer.httpRequest(method: method, urlString: urlString, formFields: fields)), nil)
         case .plist:
             let parameters = try tree()
             return (try PropertyListRequestSerializer(base: serializer).request(method: method, urlString: urlString, parameters: parameters), nil)

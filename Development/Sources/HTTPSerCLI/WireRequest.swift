@@ -14,33 +14,15 @@ import NIOHTTP1
 /// requests to the echo server and compares what it received with this rendering.
 struct WireRequest {
     var head: String
-    var body: Body
+    var body: RequestBody
     var contentType: String?
-
-    enum Body {
-        case none
-        case bytes(Data)
-        case form(MultipartFormData)
-
-        var length: Int64 {
-            switch self {
-            case .none: return 0
-            case .bytes(let data): return Int64(data.count)
-            case .form(let form): return Int64(form.contentLength)
-            }
-        }
-    }
 
     init(_ request: URLRequest, form: MultipartFormData?) throws {
         var serialized = try SerializedRequest(request)
         if let form { serialized.body = .multipart(form) }
         let clientRequest = try HTTPClientRequest(serialized)
         contentType = clientRequest.headers.first(name: "content-type")
-        switch serialized.body {
-        case .multipart(let form): body = .form(form)
-        case .bytes(let data): body = .bytes(data)
-        case .none: body = .none
-        }
+        body = serialized.body
         guard let url = URL(string: clientRequest.url), let host = url.host else {
             throw RequestSerializationError.invalidURL(clientRequest.url)
         }
@@ -60,23 +42,24 @@ struct WireRequest {
         }
         headers.remove(name: "content-length")
         headers.remove(name: "transfer-encoding")
-        let length = body.length
-        if length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(clientRequest.method.rawValue) {
-            headers.add(name: "Content-Length", value: String(length))
+        if let length = body.length {
+            if length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(clientRequest.method.rawValue) {
+                headers.add(name: "Content-Length", value: String(length))
+            }
+        } else {
+            headers.add(name: "Transfer-Encoding", value: "chunked")
         }
         for header in headers { lines.append("\(header.name): \(header.value)") }
         head = lines.joined(separator: "\r\n") + "\r\n\r\n"
     }
 
-    /// The body's bytes in chunks, read lazily for a form.
-    func chunks(_ body: (Data) async throws -> Void) async throws {
-        switch self.body {
-        case .none:
-            return
-        case .bytes(let data):
-            try await body(data)
-        case .form(let form):
-            for try await chunk in form.chunks(size: 1 << 20) { try await body(chunk) }
+    /// The body's bytes in chunks, read lazily for a form or stream.
+    func chunks(_ consume: (Data) async throws -> Void) async throws {
+        switch body {
+        case .none: return
+        case .bytes(let data): try await consume(data)
+        case .multipart, .stream:
+            for try await chunk in body.chunks(size: 1 << 20) { try await consume(chunk) }
         }
     }
 }

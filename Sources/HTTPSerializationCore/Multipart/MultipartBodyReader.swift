@@ -10,7 +10,7 @@ import Foundation
 /// Fills whatever buffer it is given across phases and parts, with no allocation per read;
 /// file bodies are opened only when reached and closed when done. Not thread-safe: one
 /// adapter drives one reader on one thread at a time.
-package final class MultipartBodyReader {
+package final class MultipartBodyReader: BodyByteSource {
     private enum Phase {
         /// Boundary line and header block of `parts[partIndex]`, from `offset`.
         case prefix(offset: Int)
@@ -25,7 +25,7 @@ package final class MultipartBodyReader {
     private let closingBoundary: [UInt8]
     private var partIndex = 0
     private var phase: Phase
-    private var source: (any MultipartBodySource)?
+    private var source: (any BodyByteSource)?
     private var delimiterScanner: MultipartDelimiterScanner
 
     package init(form: MultipartFormData) {
@@ -123,25 +123,16 @@ package final class MultipartBodyReader {
         position += count
     }
 
-    private func openSource(for part: MultipartFormData.Part) throws -> any MultipartBodySource {
+    private func openSource(for part: MultipartFormData.Part) throws -> any BodyByteSource {
         switch part.body {
         case .data(let data):
             return DataBodySource(data)
         case .file(let url, let length):
             return try FileBodySource(url: url, declared: length, label: part.label)
         case .streamFactory(let factory, let length):
-            let stream: any MultipartPartStream
-            do {
-                stream = try factory()
-            } catch {
-                throw RequestSerializationError.multipartSourceUnavailable(part: part.label, reason: "the stream factory failed: \(error)")
-            }
-            return StreamBodySource(stream: stream, declared: length, label: part.label)
+            return try StreamBodySource(opening: factory, declared: length, label: part.label)
         case .stream(let oneShot, let length):
-            guard let stream = oneShot.claim() else {
-                throw RequestSerializationError.multipartStreamAlreadyConsumed(part: part.label)
-            }
-            return StreamBodySource(stream: stream, declared: length, label: part.label)
+            return try StreamBodySource(claiming: oneShot, declared: length, label: part.label)
         }
     }
 }

@@ -44,11 +44,7 @@ extension MultipartFormData {
     /// `progress` receives the bytes written so far and the total after every write.
     /// A failed or cancelled write removes the partial file.
     public func writeEncodedBody(to fileURL: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws {
-        let reader = MultipartBodyReader(form: self)
-        defer { reader.close() }
-        try await BodyFileWriter.write(to: fileURL, total: contentLength, throttle: throttle, progress: progress) {
-            try reader.read(into: $0)
-        }
+        try await RequestBody.multipart(self).write(to: fileURL, progress: progress)
     }
 }
 
@@ -82,7 +78,7 @@ package enum BodyFileWriter {
                 guard count > 0 else { break }
                 try writeAll(descriptor, buffer.baseAddress!, count, path: path)
                 written += UInt64(count)
-                progress?(TransferProgress(completed: Int64(written), total: Int64(total ?? written)))
+                progress?(TransferProgress(completed: Int64(written), total: total.map { Int64($0) }))
             }
             guard POSIX.close(descriptor) else {
                 throw RequestSerializationError.fileWriteFailed(path: path, reason: POSIX.errorDescription)

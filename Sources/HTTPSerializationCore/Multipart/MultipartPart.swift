@@ -79,7 +79,7 @@ extension MultipartFormData {
 /// `@unchecked Sendable` is sound because the stream is reachable only through `claim()`,
 /// which gives it out once under a lock; afterwards only the claiming reader touches it, on
 /// one thread at a time.
-final class OneShotStream: @unchecked Sendable {
+package final class OneShotStream: @unchecked Sendable {
     private let lock = POSIXMutex()
     private var stream: (any MultipartPartStream)?
 

@@ -82,8 +82,16 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// - Throws: ``RequestSerializationError`` for an unsafe request, parameters nested past
     ///   ``maximumParameterDepth``, or form text that ``stringEncoding`` cannot hold.
     public func serialize(_ request: HTTPRequest, body: RequestBody, parameters: ParameterValue?) throws -> SerializedRequest {
-        var request = try applyingHeaders(to: request)
+        let request = try applyingHeaders(to: request)
         let query = try parameters.map { try queryString(for: request, parameters: $0) }
+        return try placing(query: query, in: request, body: body)
+    }
+
+    /// Puts encoded query text where the method wants it: appended to the URI for the methods
+    /// in ``methodsEncodingParametersInURI`` (keeping `body`), otherwise as an
+    /// `application/x-www-form-urlencoded` body in ``stringEncoding``. `request` has its headers.
+    package func placing(query: String?, in request: HTTPRequest, body: RequestBody) throws -> SerializedRequest {
+        var request = request
         if encodesParametersInURI(request.method) {
             if let query, !query.isEmpty {
                 var target = RequestTarget(request)
@@ -175,8 +183,12 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// An `HTTPRequest` for a checked method and URL string, in origin form (`/` for an
     /// empty path); the fragment is dropped, as it never goes on the wire.
     package func makeHTTPRequest(method: String, urlString: String) throws -> HTTPRequest {
-        let method = try Self.checkedMethod(method)
-        var target = RequestTarget(try Self.checkedURL(urlString).absoluteString)
+        makeHTTPRequest(method: try Self.checkedMethod(method), url: try Self.checkedURL(urlString))
+    }
+
+    /// An `HTTPRequest` for a method and URL, in origin form; checked when it is serialized.
+    package func makeHTTPRequest(method: HTTPRequest.Method, url: URL) -> HTTPRequest {
+        var target = RequestTarget(url.absoluteString)
         if target.authority != nil, !target.pathAndQuery.hasPrefix("/") {
             target.pathAndQuery = "/" + target.pathAndQuery
         }

@@ -30,21 +30,25 @@ public struct SerializedRequest: Sendable {
     }
 }
 
-/// The body of a serialized request: nothing, bytes, or a multipart form read lazily.
+/// The body of a serialized request: nothing, bytes, a multipart form, or a stream, each
+/// read lazily by the transport that sends it.
 public enum RequestBody: Sendable {
     /// No body.
     case none
-    /// The whole body in memory (a form, JSON or property-list body).
+    /// The whole body in memory (a form, JSON or property-list body, or raw bytes).
     case bytes(Data)
     /// A multipart form, streamed from its parts with an exact length.
     case multipart(MultipartFormData)
+    /// A file or stream read on demand; sent chunked when its length is unknown.
+    case stream(RequestBodyStream)
 
-    /// The exact number of bytes the body holds.
-    public var length: UInt64 {
+    /// The exact number of bytes the body holds; nil only for a stream of unknown length.
+    public var length: UInt64? {
         switch self {
         case .none: return 0
         case .bytes(let data): return UInt64(data.count)
         case .multipart(let form): return form.contentLength
+        case .stream(let stream): return stream.length
         }
     }
 
@@ -52,5 +56,47 @@ public enum RequestBody: Sendable {
     public var data: Data? {
         if case .bytes(let data) = self { return data }
         return nil
+    }
+
+    /// Whether anything goes on the wire after the head (an empty form or byte body does not).
+    public var isEmpty: Bool {
+        length == 0
+    }
+
+    /// The whole body in memory, for small bodies and tests: a form is encoded, a stream read to its end.
+    ///
+    /// - Throws: what reading the body throws (a missing file, a short stream, …).
+    public func collect() throws -> Data {
+        switch self {
+        case .none: return Data()
+        case .bytes(let data): return data
+        case .multipart(let form): return try form.encodedData()
+        case .stream:
+            let source = try makeSource()
+            defer { source.close() }
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                if count == 0 { return data }
+                data.append(contentsOf: buffer[..<count])
+            }
+        }
+    }
+
+    /// The throttle a multipart form asks for; nil for other bodies.
+    package var throttle: MultipartFormData.Throttle? {
+        if case .multipart(let form) = self { return form.throttle }
+        return nil
+    }
+
+    /// A fresh reader over the whole body, from its first byte.
+    package func makeSource() throws -> any BodyByteSource {
+        switch self {
+        case .none: return DataBodySource(Data())
+        case .bytes(let data): return DataBodySource(data)
+        case .multipart(let form): return MultipartBodyReader(form: form)
+        case .stream(let stream): return try stream.makeSource()
+        }
     }
 }

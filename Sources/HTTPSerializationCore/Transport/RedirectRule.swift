@@ -6,9 +6,10 @@ extension SerializedRequest {
         RequestTarget(request).urlString
     }
 
-    /// Whether the request sends a body: bytes or a form with at least one byte.
+    /// Whether the request sends a body: bytes, a form or a stream with at least one byte
+    /// (a stream of unknown length counts).
     package var hasBody: Bool {
-        body.length > 0
+        !body.isEmpty
     }
 
     /// The redirect rule of every transport: a request with a body whose response came from

@@ -54,36 +54,19 @@ extension HTTPRequestSerializerComposing {
     /// `URLSession.upload(for:fromFile:)`, which sends a real `Content-Length` where a stream
     /// would go chunked. AFNetworking's `requestWithMultipartFormRequest:writingStreamContentsToFile:`.
     ///
-    /// A multipart request is written from its form with a fresh reader; any other stream is
+    /// A form or stream this package made is written with a fresh reader; any other stream is
     /// copied as it reads. A failed write removes the partial file.
     ///
     /// - Throws:
     ///   ``/HTTPSerializationCore/RequestSerializationError/multipartSourceUnavailable(part:reason:)`` when
     ///   the request has no body stream, and any error reading or writing the body.
     public func request(withMultipartFormRequest request: URLRequest, writingStreamContentsTo fileURL: URL) async throws -> URLRequest {
-        guard let stream = request.httpBodyStream else {
+        guard request.httpBodyStream != nil else {
             throw RequestSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request has no body stream")
         }
-        if let body = stream as? MultipartBodyStream {
-            try await body.form.writeEncodedBody(to: fileURL)
-        } else {
-            try await Self.copy(stream, to: fileURL)
-        }
+        try await SerializedRequest(request).body.write(to: fileURL)
         var result = request
         result.httpBodyStream = nil
         return result
-    }
-
-    private static func copy(_ stream: InputStream, to fileURL: URL) async throws {
-        if stream.streamStatus == .notOpen { stream.open() }
-        defer { stream.close() }
-        try await BodyFileWriter.write(to: fileURL, total: nil, throttle: nil, progress: nil) { buffer in
-            let count = stream.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count)
-            guard count >= 0 else {
-                throw RequestSerializationError.multipartSourceUnavailable(
-                    part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
-            }
-            return count
-        }
     }
 }

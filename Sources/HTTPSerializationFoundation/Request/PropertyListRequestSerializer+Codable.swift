@@ -1,5 +1,7 @@
 import Foundation
 import HTTPSerializationCore
+import HTTPSerializationCodable
+import HTTPTypes
 
 extension PropertyListRequestSerializer: Codable {
     private enum CodingKeys: String, CodingKey {
@@ -23,5 +25,29 @@ extension PropertyListRequestSerializer: Codable {
         try container.encode(base, forKey: .base)
         try container.encode(format.rawValue, forKey: .format)
         try container.encode(writeOptions, forKey: .writeOptions)
+    }
+}
+
+extension PropertyListRequestSerializer {
+    /// An `Encodable` model as the property-list body (or the query, for the methods that take one).
+    ///
+    /// ```swift
+    /// struct Settings: Encodable { var volume: Int; var muted: Bool }
+    /// let request = try PropertyListRequestSerializer().httpRequest(
+    ///     method: "PUT", urlString: "https://example.com/settings", body: Settings(volume: 7, muted: false))
+    /// ```
+    ///
+    /// - Throws:
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidPropertyListParameters(reason:underlying:)``
+    ///   for a value a property list cannot hold (nil, a set), and whatever serializing throws.
+    public func httpRequest(method: String, urlString: String, body model: some Encodable) throws -> SerializedRequest {
+        try serialize(base.makeHTTPRequest(method: method, urlString: urlString),
+                      parameters: ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth))
+    }
+
+    /// ``httpRequest(method:urlString:body:)`` for a typed method and a parsed URL.
+    public func httpRequest(method: HTTPRequest.Method, url: URL, body model: some Encodable) throws -> SerializedRequest {
+        try serialize(base.makeHTTPRequest(method: method, url: url),
+                      parameters: ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth))
     }
 }

@@ -30,8 +30,10 @@ extension URLRequest {
         let body: RequestBody
         if let httpBody {
             body = .bytes(httpBody)
-        } else if let stream = httpBodyStream as? MultipartBodyStream {
-            body = .multipart(stream.form)
+        } else if let stream = httpBodyStream as? RequestBodyInputStream {
+            // The one place a body comes back out of an InputStream: a form or stream this
+            // package made, recovered whole so it can be replayed and its length known.
+            body = stream.body
         } else {
             body = .none
         }
@@ -52,20 +54,60 @@ extension URLRequest {
             }
             result.url = url
         }
+        result.write(serialized)
+        return result
+    }
+
+    /// Writes a serialized request's fields (repeated ones joined with commas, as
+    /// `URLRequest` holds one value per name) and its body; `.none` leaves the body alone.
+    private mutating func write(_ serialized: SerializedRequest) {
+        httpMethod = serialized.request.method.rawValue
         for field in serialized.request.headerFields {
-            let name = field.name.rawName
-            result.setValue(serialized.request.headerFields[field.name], forHTTPHeaderField: name)
+            setValue(serialized.request.headerFields[field.name], forHTTPHeaderField: field.name.rawName)
         }
         switch serialized.body {
         case .none:
             break
         case .bytes(let data):
-            result.httpBody = data
-        case .multipart(let form):
-            // A fresh stream over the same parts; the form reads them lazily either way.
-            result.httpBodyStream = form.makeInputStream()
+            httpBody = data
+        case .multipart, .stream:
+            // A fresh stream over the same body; it reads the parts or the source lazily.
+            httpBodyStream = serialized.body.makeInputStream()
         }
-        return result
+    }
+
+    /// A request serialized by this package, as `URLRequest`: the Foundation edge of the one
+    /// request path, for `URLSession` and code that takes a `URLRequest`.
+    ///
+    /// Method, URL, header fields and body carry over; a form or stream body becomes a fresh
+    /// `httpBodyStream` that reads it lazily, and `SerializedRequest(_: URLRequest)`
+    /// turns it back into the same body. Settings that only `URLRequest` has (timeout, cache
+    /// policy) keep `URLRequest`'s defaults.
+    ///
+    /// ```swift
+    /// let serialized = try HTTPRequestSerializer().httpRequest(method: .post, url: formURL, parameters: ["a": "1"])
+    /// let (data, response) = try await URLSession.shared.data(for: URLRequest(serialized))
+    /// ```
+    ///
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)`` for a
+    ///   request that would corrupt the wire.
+    public init(_ serialized: SerializedRequest) throws {
+        try serialized.request.validateForSending()
+        let text = serialized.urlString
+        guard let url = URL(string: text, encodingInvalidCharacters: false) else {
+            throw RequestSerializationError.invalidURL(text)
+        }
+        self.init(url: url)
+        write(serialized)
+    }
+
+    /// The body to send: `body` (what ``serializationParts()`` found), or a stream of another
+    /// kind, read once as it is sent (its length from `Content-Length` when the request has one).
+    func bodyForSending(_ body: RequestBody) -> RequestBody {
+        guard case .none = body, let stream = httpBodyStream else { return body }
+        let length = value(forHTTPHeaderField: "Content-Length").flatMap { UInt64($0) }
+        return .stream(RequestBodyStream(stream: InputStreamPart(stream), length: length))
     }
 
     /// Checks that the request can be written as HTTP without corrupting it: an RFC 9110
@@ -88,8 +130,8 @@ extension SerializedRequest {
     /// transport without Foundation is reached through.
     ///
     /// The method, target and header fields are checked as a serializer checks them; the
-    /// fragment is left out (it is never sent). A body stream that is not a multipart form is
-    /// read into memory here, once. `URLRequest`-only settings (timeout, cache
+    /// fragment is left out (it is never sent). A body stream this package made comes back as
+    /// its form or stream; any other stream is read once, lazily, as the body is sent. `URLRequest`-only settings (timeout, cache
     /// policy and the rest) have no place in an `HTTPRequest`: give a transport its timeout.
     ///
     /// ```swift
@@ -102,27 +144,7 @@ extension SerializedRequest {
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)``.
     public init(_ request: URLRequest) throws {
         let parts = try request.serializationParts()
-        self.init(request: parts.request, body: parts.body)
-        // A stream that is not a form is read here, once, rather than left behind.
-        if case .none = parts.body, let stream = request.httpBodyStream {
-            body = .bytes(try Self.readAll(stream))
-        }
-    }
-
-    private static func readAll(_ stream: InputStream) throws -> Data {
-        if stream.streamStatus == .notOpen { stream.open() }
-        defer { stream.close() }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            if count < 0 {
-                throw RequestSerializationError.multipartSourceUnavailable(
-                    part: "the request body", reason: "the stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
-            }
-            if count == 0 { return data }
-            data.append(buffer, count: count)
-        }
+        self.init(request: parts.request, body: request.bodyForSending(parts.body))
     }
 }
 

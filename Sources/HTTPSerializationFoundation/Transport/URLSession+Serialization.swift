@@ -7,14 +7,21 @@ import HTTPSerializationCore
 extension URLSession {
     /// Sends a request and decodes the response with a serializer.
     ///
+    /// Every body goes out the way the platform sends it best: bytes as they are, a form or a
+    /// stream of known length with a real `Content-Length` (on Linux, where URLSession would
+    /// send a stream chunked, from a file: its own, or a temporary copy removed afterwards),
+    /// a stream of unknown length chunked.
+    ///
     /// ```swift
     /// let request = try HTTPRequestSerializer().request(method: "GET", urlString: url, parameters: ["q": "swift"])
     /// let result = try await URLSession.shared.response(for: request, serializer: JSONResponseSerializer())
     /// ```
     ///
     /// - Parameters:
-    ///   - request: the request to send, checked before it goes out.
+    ///   - request: the request to send, checked before it goes out; its timeout, cache policy
+    ///     and other settings apply.
     ///   - serializer: validates the response and decodes its body.
+    ///   - uploadProgress: called as the body goes out.
     ///   - allowsRedirectedBodies: a request with a body that gets redirected is an error unless
     ///     this is true (URLSession may drop the body on the way).
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
@@ -24,58 +31,115 @@ extension URLSession {
     ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
     ///   serializer's errors.
     public func response<Serializer: ResponseSerializer>(
-        for request: URLRequest, serializer: Serializer, allowsRedirectedBodies: Bool = false
+        for request: URLRequest, serializer: Serializer,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
-        try request.validateForSending()
-        let (data, response) = try await Self.exchange(request) { try await self.data(for: request) }
-        let hasBody = request.httpBody != nil || request.httpBodyStream != nil
-        try request.checkNotRedirected(to: response, hasBody: hasBody && !allowsRedirectedBodies)
-        return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
+        let body = request.bodyForSending(try request.serializationParts().body)
+        return try await send(request, body: body, serializer: serializer, progress: uploadProgress,
+                              allowsRedirectedBodies: allowsRedirectedBodies)
     }
 
-    /// Uploads a multipart request the right way for the platform and decodes the response.
+    /// Sends a serialized request and decodes the response with a serializer: the same path
+    /// as the async-http-client bridge's `execute`, through `URLSession`.
     ///
-    /// On Linux, URLSession sends a body stream chunked (and would add `Content-Length` too),
-    /// so the body is written to a temporary file and uploaded from it with a real
-    /// `Content-Length`; the file is removed afterwards. Elsewhere the body stream is sent.
+    /// ```swift
+    /// let serialized = try JSONRequestSerializer().httpRequest(method: .post, url: ordersURL, body: order)
+    /// let result = try await URLSession.shared.response(for: serialized, serializer: DecodableResponseSerializer<Receipt>())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: the request to send, as `URLRequest(_: SerializedRequest)` converts it.
+    ///   - serializer: validates the response and decodes its body.
+    ///   - uploadProgress: called as the body goes out.
+    ///   - allowsRedirectedBodies: a request with a body that gets redirected is an error unless this is true.
+    /// - Throws: as ``response(for:serializer:uploadProgress:allowsRedirectedBodies:)``.
+    public func response<Serializer: ResponseSerializer>(
+        for request: SerializedRequest, serializer: Serializer,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
+    ) async throws -> SerializedResponse<Serializer.Output> {
+        try await send(URLRequest(request), body: request.body, serializer: serializer, progress: uploadProgress,
+                       allowsRedirectedBodies: allowsRedirectedBodies)
+    }
+
+    /// Uploads a multipart request and decodes the response: AFNetworking's multipart upload,
+    /// kept for the requests `multipartFormRequest` makes.
     ///
     /// - Parameters:
     ///   - request: the request built by `multipartFormRequest`; its method, URL and headers are sent.
-    ///   - form: the form to send; when nil, the request's `MultipartBodyStream`'s form.
+    ///   - form: the form to send; when nil, the form the request's body stream reads.
     ///   - serializer: validates the response and decodes its body.
-    ///   - progress: called as the body goes out.
+    ///   - uploadProgress: called as the body goes out.
     ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
-    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)`` when the
-    ///   upload was redirected, ``/HTTPSerializationCore/TransportError`` when no response came, and the serializer's errors.
+    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/multipartSourceUnavailable(part:reason:)``
+    ///   when there is no form to send, ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``
+    ///   when the upload was redirected, ``/HTTPSerializationCore/TransportError`` when no response came, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
-        guard let form = form ?? (request.httpBodyStream as? MultipartBodyStream)?.form else {
+        let body = try form.map { RequestBody.multipart($0) } ?? request.serializationParts().body
+        guard case .multipart(let form) = body else {
             throw RequestSerializationError.multipartSourceUnavailable(part: "the request body", reason: "the request carries no multipart form")
         }
-        try request.validateForSending()
         var request = request
         request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
-        #if os(Linux) || os(Windows) || os(Android)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try await form.writeEncodedBody(to: file)
-        request.httpBodyStream = nil
+        return try await send(request, body: body, serializer: serializer, progress: uploadProgress,
+                              allowsRedirectedBodies: allowsRedirectedBodies)
+    }
+
+    /// The previous spelling of ``uploadMultipart(_:form:serializer:uploadProgress:allowsRedirectedBodies:)``.
+    @available(*, deprecated, renamed: "uploadMultipart(_:form:serializer:uploadProgress:allowsRedirectedBodies:)")
+    public func uploadMultipart<Serializer: ResponseSerializer>(
+        _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
+        progress: (@Sendable (TransferProgress) -> Void)?, allowsRedirectedBodies: Bool = false
+    ) async throws -> SerializedResponse<Serializer.Output> {
+        try await uploadMultipart(request, form: form, serializer: serializer, uploadProgress: progress,
+                                  allowsRedirectedBodies: allowsRedirectedBodies)
+    }
+
+    /// The one URLSession path: `head`'s method, URL, fields and settings, with `body` sent the
+    /// platform's best way, then the redirect rule and the serializer.
+    private func send<Serializer: ResponseSerializer>(
+        _ head: URLRequest, body: RequestBody, serializer: Serializer,
+        progress: (@Sendable (TransferProgress) -> Void)?, allowsRedirectedBodies: Bool
+    ) async throws -> SerializedResponse<Serializer.Output> {
+        try head.validateForSending()
+        var request = head
         request.httpBody = nil
-        request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
-        let (data, response) = try await Self.exchange(request) {
-            try await self.upload(for: request, fromFile: file, delegate: progress.map(UploadProgressDelegate.init))
+        request.httpBodyStream = nil
+        let delegate = progress.map(UploadProgressDelegate.init)
+        let (data, response): (Data, URLResponse)
+        switch body {
+        case .none:
+            (data, response) = try await Self.exchange(request) { try await self.data(for: request, delegate: delegate) }
+        case .bytes(let bytes):
+            request.httpBody = bytes
+            (data, response) = try await Self.exchange(request) { try await self.data(for: request, delegate: delegate) }
+        case .multipart, .stream:
+            if let length = body.length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+            (data, response) = try await streaming(request, body: body, delegate: delegate)
         }
-        #else
-        request.setValue(String(form.contentLength), forHTTPHeaderField: "Content-Length")
-        request.httpBodyStream = form.makeInputStream()
-        let (data, response) = try await Self.exchange(request) {
-            try await self.data(for: request, delegate: progress.map(UploadProgressDelegate.init))
+        try request.checkNotRedirected(to: response, hasBody: !body.isEmpty && !allowsRedirectedBodies)
+        return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
+    }
+
+    /// A form or stream body. URLSession on Linux sends any body stream chunked (and would add
+    /// `Content-Length` too), so a body of known length goes from a file there.
+    private func streaming(_ request: URLRequest, body: RequestBody, delegate: UploadProgressDelegate?) async throws -> (Data, URLResponse) {
+        var request = request
+        #if os(Linux) || os(Windows) || os(Android)
+        if body.length != nil {
+            if case .stream(let stream) = body, let file = stream.fileURL {
+                return try await Self.exchange(request) { try await self.upload(for: request, fromFile: file, delegate: delegate) }
+            }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try await body.write(to: file)
+            return try await Self.exchange(request) { try await self.upload(for: request, fromFile: file, delegate: delegate) }
         }
         #endif
-        try request.checkNotRedirected(to: response, hasBody: !form.isEmpty && !allowsRedirectedBodies)
-        return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
+        request.httpBodyStream = body.makeInputStream()
+        return try await Self.exchange(request) { try await self.data(for: request, delegate: delegate) }
     }
 
     /// Runs one URLSession exchange, turning its transport failures into ``/HTTPSerializationCore/TransportError``s.

@@ -11,14 +11,15 @@ import Musl
 import Darwin
 #endif
 
-/// Where one part's body bytes come from; each enforces the declared length exactly.
-protocol MultipartBodySource: AnyObject {
+/// Where body bytes come from (a part's, or a whole request body's); each enforces the
+/// declared length exactly.
+package protocol BodyByteSource: AnyObject {
     /// Fills up to `buffer.count` bytes; 0 only once the declared length has been delivered.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     func close()
 }
 
-final class DataBodySource: MultipartBodySource {
+final class DataBodySource: BodyByteSource {
     private let data: Data
     private var offset = 0
 
@@ -41,7 +42,7 @@ final class DataBodySource: MultipartBodySource {
 
 /// Reads a regular file with `read(2)`: straight into large destination buffers, through one
 /// staging buffer (allocated once per part) for small ones.
-final class FileBodySource: MultipartBodySource {
+final class FileBodySource: BodyByteSource {
     static let stagingSize = 256 * 1024
 
     private let label: String
@@ -148,19 +149,39 @@ final class FileBodySource: MultipartBodySource {
     }
 }
 
-/// Reads a part stream, never asking for more than the bytes still declared.
-final class StreamBodySource: MultipartBodySource {
+/// Reads a part stream, never asking for more than the bytes still declared; a stream of
+/// unknown length (a raw request body) is read until it ends.
+final class StreamBodySource: BodyByteSource {
     private let stream: any MultipartPartStream
     private let label: String
-    private let declared: UInt64
+    private let declared: UInt64?
     private var remaining: UInt64
     private var closed = false
 
-    init(stream: any MultipartPartStream, declared: UInt64, label: String) {
+    init(stream: any MultipartPartStream, declared: UInt64?, label: String) {
         self.stream = stream
         self.label = label
         self.declared = declared
-        remaining = declared
+        remaining = declared ?? .max
+    }
+
+    /// A source over a stream `factory` makes now; its failure is named after `label`.
+    convenience init(opening factory: () throws -> any MultipartPartStream, declared: UInt64?, label: String) throws {
+        let stream: any MultipartPartStream
+        do {
+            stream = try factory()
+        } catch {
+            throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "the stream factory failed: \(error)")
+        }
+        self.init(stream: stream, declared: declared, label: label)
+    }
+
+    /// A source over a single-use stream; a second claim is an error.
+    convenience init(claiming oneShot: OneShotStream, declared: UInt64?, label: String) throws {
+        guard let stream = oneShot.claim() else {
+            throw RequestSerializationError.multipartStreamAlreadyConsumed(part: label)
+        }
+        self.init(stream: stream, declared: declared, label: label)
     }
 
     deinit {
@@ -168,7 +189,8 @@ final class StreamBodySource: MultipartBodySource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard remaining > 0 else { return try finish() }
+        guard let declared else { return try readUndeclared(into: buffer) }
+        guard remaining > 0 else { return try finish(declared: declared) }
         let wanted = Int(min(UInt64(buffer.count), remaining))
         let count = try readStream(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
         if count == 0 {
@@ -178,8 +200,15 @@ final class StreamBodySource: MultipartBodySource {
         return count
     }
 
+    private func readUndeclared(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard !closed, buffer.count > 0 else { return 0 }
+        let count = try readStream(into: buffer)
+        if count == 0 { close() }
+        return count
+    }
+
     /// One probe read past the declared length tells a stream that is longer than declared.
-    private func finish() throws -> Int {
+    private func finish(declared: UInt64) throws -> Int {
         guard !closed else { return 0 }
         var probe: UInt8 = 0
         let extra = try withUnsafeMutableBytes(of: &probe) { try readStream(into: $0) }

@@ -10,8 +10,8 @@ extension MultipartFormData {
     /// ```swift
     /// for try await chunk in form.chunks() { try await upload(chunk) }
     /// ```
-    public func chunks(size: Int = 256 * 1024) -> MultipartBodyChunks {
-        MultipartBodyChunks(form: self, chunkSize: max(1, size))
+    public func chunks(size: Int = 256 * 1024) -> RequestBodyChunks {
+        RequestBody.multipart(self).chunks(size: size)
     }
 
     /// The body as an `AsyncSequence` of byte slices with a known length: the shape
@@ -22,30 +22,49 @@ extension MultipartFormData {
     /// let body = HTTPBody(form.byteChunks(), length: .known(Int64(form.contentLength)),
     ///                     iterationBehavior: .multiple)
     /// ```
-    public func byteChunks(size: Int = 256 * 1024) -> MultipartByteChunks {
-        MultipartByteChunks(form: self, chunkSize: max(1, size))
+    public func byteChunks(size: Int = 256 * 1024) -> RequestByteChunks {
+        RequestBody.multipart(self).byteChunks(size: size)
     }
 }
 
+extension RequestBody {
+    /// The body as an `AsyncSequence` of `Data` chunks for async transports; iterate again for
+    /// a replay (a single-use stream cannot be replayed).
+    public func chunks(size: Int = 256 * 1024) -> RequestBodyChunks {
+        RequestBodyChunks(body: self, chunkSize: max(1, size))
+    }
+
+    /// The body as an `AsyncSequence` of byte slices with its length, for transports that take
+    /// that shape (swift-openapi-runtime's `HTTPBody`).
+    public func byteChunks(size: Int = 256 * 1024) -> RequestByteChunks {
+        RequestByteChunks(body: self, chunkSize: max(1, size))
+    }
+}
+
+/// The chunk sequence of a form, as ``MultipartFormData/chunks(size:)`` makes it.
+public typealias MultipartBodyChunks = RequestBodyChunks
+/// The byte-slice sequence of a form, as ``MultipartFormData/byteChunks(size:)`` makes it.
+public typealias MultipartByteChunks = RequestByteChunks
+
 /// Chunks of at most `chunkSize` bytes (or the throttle's packet size), read lazily; the
 /// throttle's delay is a `Task.sleep`, so no thread is blocked.
-public struct MultipartBodyChunks: AsyncSequence, Sendable {
+public struct RequestBodyChunks: AsyncSequence, Sendable {
     /// Each chunk is `Data` of at most ``chunkSize`` bytes.
     public typealias Element = Data
 
-    /// The form whose body the chunks make up.
-    public let form: MultipartFormData
+    /// The body the chunks make up.
+    public let body: RequestBody
     /// The most bytes one chunk holds (at least 1); a throttle's packet size can lower it.
     public let chunkSize: Int
 
     /// An iterator that reads the body afresh from its first byte.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(producer: MultipartChunkProducer(form: form, chunkSize: chunkSize))
+        AsyncIterator(producer: BodyChunkProducer(body: body, chunkSize: chunkSize))
     }
 
     /// Reads the body lazily, one chunk per `next()`, and closes the parts when it ends or fails.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var producer: MultipartChunkProducer
+        var producer: BodyChunkProducer
 
         /// The next chunk, or nil once the body has ended; throws what reading a part throws.
         public mutating func next() async throws -> Data? {
@@ -61,26 +80,27 @@ public struct MultipartBodyChunks: AsyncSequence, Sendable {
 
 /// The body as `ArraySlice<UInt8>` chunks with its exact ``length``, read lazily and again on
 /// every iteration (unless a part is a one-shot stream).
-public struct MultipartByteChunks: AsyncSequence, Sendable {
+public struct RequestByteChunks: AsyncSequence, Sendable {
     /// Each chunk is an `ArraySlice<UInt8>` of at most ``chunkSize`` bytes.
     public typealias Element = ArraySlice<UInt8>
 
-    /// The form whose body the chunks make up.
-    public let form: MultipartFormData
+    /// The body the chunks make up.
+    public let body: RequestBody
     /// The most bytes one chunk holds (at least 1); a throttle's packet size can lower it.
     public let chunkSize: Int
 
-    /// The number of bytes every iteration yields: the form's `Content-Length`.
-    public var length: UInt64 { form.contentLength }
+    /// The number of bytes every iteration yields (a form's `Content-Length`); nil for a
+    /// stream of unknown length.
+    public var length: UInt64? { body.length }
 
     /// An iterator that reads the body afresh from its first byte.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(producer: MultipartChunkProducer(form: form, chunkSize: chunkSize))
+        AsyncIterator(producer: BodyChunkProducer(body: body, chunkSize: chunkSize))
     }
 
     /// Reads the body lazily, one chunk per `next()`, and closes the parts when it ends or fails.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var producer: MultipartChunkProducer
+        var producer: BodyChunkProducer
 
         /// The next chunk, or nil once the body has ended; throws what reading a part throws.
         public mutating func next() async throws -> ArraySlice<UInt8>? {
@@ -97,18 +117,19 @@ public struct MultipartByteChunks: AsyncSequence, Sendable {
 }
 
 /// What every chunk sequence shares (these two, and the async-http-client bridge's
-/// `ByteBuffer`s): the lazy reader, the throttle, and closing the parts once the body ends or fails.
-package struct MultipartChunkProducer {
-    private let form: MultipartFormData
+/// `ByteBuffer`s): the lazy reader, a form's throttle, and closing the sources once the body
+/// ends or fails.
+package struct BodyChunkProducer {
+    private let body: RequestBody
     private let chunkSize: Int
-    private var reader: MultipartBodyReader?
+    private var reader: (any BodyByteSource)?
     private var throttle: ThrottleState
     private var finished = false
 
-    package init(form: MultipartFormData, chunkSize: Int) {
-        self.form = form
+    package init(body: RequestBody, chunkSize: Int) {
+        self.body = body
         self.chunkSize = chunkSize
-        throttle = ThrottleState(form.throttle)
+        throttle = ThrottleState(body.throttle)
     }
 
     /// The next chunk, made by `make` from a capacity and a function that fills a buffer and
@@ -117,13 +138,13 @@ package struct MultipartChunkProducer {
         _ make: (Int, (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Chunk
     ) async throws -> Chunk? {
         guard !finished else { return nil }
-        if reader == nil { reader = MultipartBodyReader(form: form) }
         let pause = throttle.pauseBeforeNextPacket()
         if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
         var count = 0
         let chunk: Chunk
         do {
-            let reader = reader!
+            let reader = try reader ?? body.makeSource()
+            self.reader = reader
             chunk = try make(throttle.cap(chunkSize)) { buffer in
                 count = try reader.read(into: buffer)
                 return count

@@ -4,27 +4,45 @@ import HTTPSerializationCore
 extension MultipartFormData {
     /// A fresh `InputStream` over the body for `URLRequest.httpBodyStream`; call again for
     /// a replay with identical bytes.
-    public func makeInputStream() -> MultipartBodyStream {
-        MultipartBodyStream(form: self)
+    public func makeInputStream() -> RequestBodyInputStream {
+        RequestBodyInputStream(body: .multipart(self))
     }
 }
 
-/// The body as an `InputStream`, read lazily on whichever thread the transport reads it.
+extension RequestBody {
+    /// A fresh `InputStream` over the body for `URLRequest.httpBodyStream`: a form or stream is
+    /// read lazily, as the transport asks.
+    public func makeInputStream() -> RequestBodyInputStream {
+        RequestBodyInputStream(body: self)
+    }
+}
+
+/// AFNetworking's `AFMultipartBodyStream`: the stream `MultipartFormData.makeInputStream()` makes.
+public typealias MultipartBodyStream = RequestBodyInputStream
+
+/// A request body as an `InputStream`, read lazily on whichever thread the transport reads it.
 ///
 /// `hasBytesAvailable` stays true until the last byte has been read (URLSession on Linux stops at the first
-/// false). A failing part sets `streamStatus` to `.error` and `streamError` to the
-/// ``/HTTPSerializationCore/HTTPSerializationError``. Throttling blocks only the reading thread.
-public final class MultipartBodyStream: InputStream {
-    /// The form this stream reads; make another stream from it to replay the body.
-    public let form: MultipartFormData
-    private var reader: MultipartBodyReader?
+/// false). A failing part or stream sets `streamStatus` to `.error` and `streamError` to the
+/// ``/HTTPSerializationCore/HTTPSerializationError``. A form's throttle blocks only the reading thread.
+public final class RequestBodyInputStream: InputStream {
+    /// The body this stream reads; make another stream from it to replay it.
+    public let body: RequestBody
+    private var reader: (any BodyByteSource)?
     private var throttle: ThrottleState
     private var status: Stream.Status = .notOpen
     private var failure: (any Error)?
+    private var delivered: UInt64 = 0
 
-    init(form: MultipartFormData) {
-        self.form = form
-        throttle = ThrottleState(form.throttle)
+    /// The multipart form this stream reads, when it reads one.
+    public var form: MultipartFormData? {
+        if case .multipart(let form) = body { return form }
+        return nil
+    }
+
+    init(body: RequestBody) {
+        self.body = body
+        throttle = ThrottleState(body.throttle)
         // A designated initializer of InputStream must run; the data is never read.
         super.init(data: Data())
     }
@@ -32,11 +50,16 @@ public final class MultipartBodyStream: InputStream {
     /// Starts reading the body; only the first call has an effect, and an empty body is at its end at once.
     public override func open() {
         guard status == .notOpen else { return }
-        reader = MultipartBodyReader(form: form)
-        status = reader!.isAtEnd ? .atEnd : .open
+        do {
+            reader = try body.makeSource()
+            status = body.length == 0 ? .atEnd : .open
+        } catch {
+            failure = error
+            status = .error
+        }
     }
 
-    /// Closes the parts being read; the status becomes `.closed` unless the stream failed.
+    /// Closes what is being read; the status becomes `.closed` unless the stream failed.
     public override func close() {
         reader?.close()
         reader = nil
@@ -46,7 +69,7 @@ public final class MultipartBodyStream: InputStream {
     /// Where the stream is: not open, open, at its end, closed, or failed (`.error`).
     public override var streamStatus: Stream.Status { status }
 
-    /// The error that stopped the stream (the form's typed error), or nil.
+    /// The error that stopped the stream (the body's typed error), or nil.
     public override var streamError: (any Error)? { failure }
 
     /// True while the stream is open, until the last byte has been read.
@@ -64,7 +87,15 @@ public final class MultipartBodyStream: InputStream {
         if pause > 0 { Thread.sleep(forTimeInterval: pause) }
         do {
             let count = try reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: throttle.cap(length)))
-            if reader.isAtEnd { status = .atEnd }
+            delivered += UInt64(count)
+            if count == 0 {
+                status = .atEnd
+            } else if delivered == body.length {
+                // At the end as soon as the last byte is out; one more read lets the source
+                // report a file or stream that runs past its declared length.
+                _ = try reader.read(into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+                status = .atEnd
+            }
             return count
         } catch {
             failure = error
