@@ -58,6 +58,25 @@ struct ConfigurationTests {
         #expect(original.timeoutInterval == 12)
     }
 
+    @Test("an archive written when the core stored URLRequest's settings reads the same; JSON and plist keys stay")
+    func earlierArchiveReads() throws {
+        let archive = Data(#"{"headers":[],"timeoutInterval":7.5,"cachePolicy":1,"allowsCellularAccess":false,"httpShouldHandleCookies":true,"httpShouldUsePipelining":false,"networkServiceType":2}"#.utf8)
+        let serializer = try JSONDecoder().decode(HTTPRequestSerializer.self, from: archive)
+        #expect(serializer.timeoutInterval == 7.5)
+        #expect(serializer.cachePolicy == .reloadIgnoringLocalCacheData)
+        #expect(serializer.allowsCellularAccess == false)
+        #expect(serializer.httpShouldHandleCookies == true)
+        #expect(serializer.httpShouldUsePipelining == false)
+        #expect(serializer.networkServiceType == URLRequest.NetworkServiceType(rawValue: 2))
+        let written = try JSONSerialization.jsonObject(with: JSONEncoder().encode(serializer)) as? [String: Any]
+        #expect(written?["timeoutInterval"] as? Double == 7.5)
+        #expect(written?["cachePolicy"] as? Int == 1)
+        let plist = try PropertyListDecoder().decode(HTTPRequestSerializer.self, from: PropertyListEncoder().encode(serializer))
+        Self.expectSameFields(serializer, plist)
+        let whole = try JSONDecoder().decode(HTTPRequestSerializer.self, from: Data(#"{"timeoutInterval":5}"#.utf8))
+        #expect(whole.timeoutInterval == 5)
+    }
+
     @Test("a JSON round trip keeps every field of all three serializers")
     func codableRoundTrip() throws {
         let base = try Self.customized()

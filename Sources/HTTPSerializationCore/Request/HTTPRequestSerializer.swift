@@ -38,19 +38,9 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
     /// Parameter trees nested deeper than this are refused with a typed error.
     public var maximumParameterDepth: Int = ParameterValue.defaultMaximumDepth
 
-    /// The `URLRequest` timeout, applied to requests made by `request(method:urlString:parameters:)`
-    /// only when set, so `URLRequest`'s own defaults stay in force otherwise.
-    public var timeoutInterval: TimeInterval?
-    /// `URLRequest.allowsCellularAccess`, applied only when set.
-    public var allowsCellularAccess: Bool?
-    /// `URLRequest.httpShouldHandleCookies`, applied only when set.
-    public var httpShouldHandleCookies: Bool?
-    /// `URLRequest.httpShouldUsePipelining`, applied only when set.
-    public var httpShouldUsePipelining: Bool?
-    /// `URLRequest.CachePolicy`'s raw value; read and written as `cachePolicy`.
-    package var cachePolicyRawValue: UInt?
-    /// `URLRequest.NetworkServiceType`'s raw value; read and written as `networkServiceType`.
-    package var networkServiceTypeRawValue: UInt?
+    /// What layers above the core keep here: `URLRequest`'s timeout, cache policy, cellular,
+    /// cookie, pipelining and service-type settings, read as typed properties there.
+    package var layerSettings = LayerSettings()
 
     /// A serializer with AFNetworking's default headers: `Accept-Language` from the preferred
     /// languages and a `User-Agent` naming this program and system.

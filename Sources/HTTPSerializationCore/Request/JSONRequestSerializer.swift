@@ -8,7 +8,7 @@ import HTTPTypes
 /// Serializes parameters as a JSON body: AFNetworking's `AFJSONRequestSerializer`.
 ///
 /// Methods that carry parameters in the URI (GET, HEAD, DELETE) still get a query string.
-/// The base serializer's properties read through: `json.timeoutInterval = 10`.
+/// The base serializer's properties read through: `json.maximumParameterDepth = 10`.
 ///
 /// ```swift
 /// let request = try JSONRequestSerializer().request(

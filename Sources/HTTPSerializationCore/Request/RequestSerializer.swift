@@ -28,7 +28,7 @@ extension RequestSerializer {
 /// headers, authorization, request properties and which methods carry parameters in the URI.
 ///
 /// Conformers get the base's header and request-building API for free, and (when marked
-/// `@dynamicMemberLookup`) its properties: `json.timeoutInterval = 10`.
+/// `@dynamicMemberLookup`) its properties: `json.maximumParameterDepth = 10`.
 public protocol HTTPRequestSerializerComposing: RequestSerializer {
     /// The shared configuration every body format starts from.
     var base: HTTPRequestSerializer { get set }

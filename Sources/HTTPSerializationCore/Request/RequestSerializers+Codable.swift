@@ -5,13 +5,20 @@ import Foundation
 #endif
 
 /// The archive form of the request serializers (AFNetworking's `NSSecureCoding`): every
-/// field round-trips. Missing keys decode as `init(headers: [])` defaults; a custom query
-/// closure cannot be archived, so encoding a serializer that holds one throws.
+/// field round-trips, a layer's settings each under its own name. Missing keys decode as
+/// `init(headers: [])` defaults; a custom query closure cannot be archived, so encoding a
+/// serializer that holds one throws.
 extension HTTPRequestSerializer: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case stringEncoding, headers, methodsEncodingParametersInURI, queryStringStyle, maximumParameterDepth
-        case timeoutInterval, cachePolicy, allowsCellularAccess, httpShouldHandleCookies, httpShouldUsePipelining
-        case networkServiceType
+    }
+
+    /// The name of a layer's setting, written beside the core's own keys.
+    private struct SettingKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Decodes a serializer archived by ``encode(to:)``; missing keys keep `init(headers:)`'s
@@ -31,14 +38,14 @@ extension HTTPRequestSerializer: Codable {
         if let depth = try container.decodeIfPresent(Int.self, forKey: .maximumParameterDepth) {
             maximumParameterDepth = depth
         }
-        timeoutInterval = try container.decodeIfPresent(TimeInterval.self, forKey: .timeoutInterval)
-        cachePolicyRawValue = try container.decodeKnownRawValue(
-            forKey: .cachePolicy, known: Self.cachePolicyRawValues, of: "URLRequest.CachePolicy")
-        allowsCellularAccess = try container.decodeIfPresent(Bool.self, forKey: .allowsCellularAccess)
-        httpShouldHandleCookies = try container.decodeIfPresent(Bool.self, forKey: .httpShouldHandleCookies)
-        httpShouldUsePipelining = try container.decodeIfPresent(Bool.self, forKey: .httpShouldUsePipelining)
-        networkServiceTypeRawValue = try container.decodeKnownRawValue(
-            forKey: .networkServiceType, known: Self.networkServiceTypeRawValues, of: "URLRequest.NetworkServiceType")
+        // Every other key is a layer's setting (a flag or a number); anything else is not ours.
+        let settings = try decoder.container(keyedBy: SettingKey.self)
+        let own = Set(CodingKeys.allCases.map(\.stringValue))
+        for key in settings.allKeys where !own.contains(key.stringValue) {
+            if let value = try? settings.decode(LayerSettings.Value.self, forKey: key) {
+                layerSettings.values[key.stringValue] = value
+            }
+        }
     }
 
     /// Archives every field; throws `EncodingError.invalidValue` when ``queryStringSerialization`` is set.
@@ -54,12 +61,10 @@ extension HTTPRequestSerializer: Codable {
         try container.encode(methodsEncodingParametersInURI.sorted(), forKey: .methodsEncodingParametersInURI)
         try container.encode(queryStringStyle, forKey: .queryStringStyle)
         try container.encode(maximumParameterDepth, forKey: .maximumParameterDepth)
-        try container.encodeIfPresent(timeoutInterval, forKey: .timeoutInterval)
-        try container.encodeIfPresent(cachePolicyRawValue, forKey: .cachePolicy)
-        try container.encodeIfPresent(allowsCellularAccess, forKey: .allowsCellularAccess)
-        try container.encodeIfPresent(httpShouldHandleCookies, forKey: .httpShouldHandleCookies)
-        try container.encodeIfPresent(httpShouldUsePipelining, forKey: .httpShouldUsePipelining)
-        try container.encodeIfPresent(networkServiceTypeRawValue, forKey: .networkServiceType)
+        var settings = encoder.container(keyedBy: SettingKey.self)
+        for (name, value) in layerSettings.values.sorted(by: { $0.key < $1.key }) {
+            try settings.encode(value, forKey: SettingKey(stringValue: name))
+        }
     }
 }
 
@@ -85,23 +90,7 @@ extension JSONRequestSerializer: Codable {
     }
 }
 
-extension HTTPRequestSerializer {
-    /// The raw values of `URLRequest.CachePolicy`'s cases, so an archive is checked without
-    /// Foundation's networking module.
-    static let cachePolicyRawValues: Set<UInt> = [0, 1, 2, 3, 4, 5]
-    /// The raw values of `URLRequest.NetworkServiceType`'s cases.
-    static let networkServiceTypeRawValues: Set<UInt> = [0, 1, 2, 3, 4, 6, 8, 9, 11]
-}
-
 extension KeyedDecodingContainer {
-    func decodeKnownRawValue(forKey key: Key, known: Set<UInt>, of typeName: String) throws -> UInt? {
-        guard let raw = try decodeIfPresent(UInt.self, forKey: key) else { return nil }
-        guard known.contains(raw) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "Unknown \(typeName) raw value \(raw).")
-        }
-        return raw
-    }
-
     /// Decodes a Foundation enum stored as its raw value; an unknown raw value is corrupt data.
     package func decodeRawValue<Value: RawRepresentable>(_ type: Value.Type, forKey key: Key) throws -> Value?
     where Value.RawValue: Decodable {

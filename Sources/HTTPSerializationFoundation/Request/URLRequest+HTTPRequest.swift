@@ -181,18 +181,6 @@ extension HTTPRequestSerializerComposing {
 }
 
 extension HTTPRequestSerializer {
-    /// `URLRequest.cachePolicy`, applied to requests this serializer makes only when set.
-    public var cachePolicy: URLRequest.CachePolicy? {
-        get { cachePolicyRawValue.flatMap(URLRequest.CachePolicy.init(rawValue:)) }
-        set { cachePolicyRawValue = newValue?.rawValue }
-    }
-
-    /// `URLRequest.networkServiceType`, applied to requests this serializer makes only when set.
-    public var networkServiceType: URLRequest.NetworkServiceType? {
-        get { networkServiceTypeRawValue.flatMap(URLRequest.NetworkServiceType.init(rawValue:)) }
-        set { networkServiceTypeRawValue = newValue?.rawValue }
-    }
-
     /// Whether `request`'s method carries parameters in the URI.
     public func encodesParametersInURI(_ request: URLRequest) -> Bool {
         (try? HTTPRequestSerializer.checkedMethod(request.httpMethod ?? "GET")).map(encodesParametersInURI) ?? false
