@@ -149,7 +149,7 @@ extension HTTPClient {
     ///   - allowsRedirectedBodies: a request with a body whose response came from another URL is
     ///     an error unless this is true, as with the URLSession helpers.
     /// - Throws: ``/HTTPSerializationCore/TransportError`` when no response came,
-    ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
+    ///   ``/HTTPSerializationCore/TransportError/redirectedWithBody(url:to:)``, and the
     ///   serializer's errors.
     public func execute<Serializer: ResponseSerializer>(
         _ request: SerializedRequest, serializer: Serializer,

@@ -406,7 +406,7 @@ struct BadInputBattery {
         let server = try await EchoServer.start()
         let base = server.baseURL.absoluteString
         let session = URLSession(configuration: .ephemeral)
-        let expected = RequestSerializationError.redirectedWithBody(from: base + "/redirect?status=\(status)&to=/echo", to: base + "/echo")
+        let expected = TransportError.redirectedWithBody(url: base + "/redirect?status=\(status)&to=/echo", to: base + "/echo")
         var form2 = URLRequest(url: URL(string: base + "/redirect?status=\(status)&to=/echo")!)
         form2.httpMethod = "POST"
         form2.httpBody = Data("a=1".utf8)

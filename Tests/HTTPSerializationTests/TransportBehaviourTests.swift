@@ -162,7 +162,7 @@ struct TransportBehaviourTests {
         let base = server.baseURL.absoluteString
         var request = Self.request("POST", URL(string: base + "/redirect?status=307&to=/echo")!)
         request.httpBody = Data("a=1".utf8)
-        let expected = RequestSerializationError.redirectedWithBody(from: base + "/redirect?status=307&to=/echo", to: base + "/echo")
+        let expected = TransportError.redirectedWithBody(url: base + "/redirect?status=307&to=/echo", to: base + "/echo")
         await #expect(throws: expected) { try await transport.send(request, serializer: HTTPResponseSerializer()) }
         // Without a body, a redirect is followed on both.
         let get = try await transport.send(Self.request("GET", URL(string: base + "/redirect?status=302&to=/json")!),

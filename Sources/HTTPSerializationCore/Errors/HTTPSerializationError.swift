@@ -82,10 +82,6 @@ public enum RequestSerializationError: HTTPSerializationError, Equatable {
     case multipartBoundaryInBody(part: String)
     /// Writing an encoded body to a file failed.
     case fileWriteFailed(path: String, reason: String)
-    /// A request with a body was redirected: URLSession on Linux drops the body after a 307
-    /// or 308 without saying so, and 301–303 turn it into a GET, so the body may not have
-    /// reached the final URL.
-    case redirectedWithBody(from: String, to: String)
 }
 
 extension RequestSerializationError {
@@ -140,8 +136,6 @@ extension RequestSerializationError {
             return "The body of \(part) contains the multipart boundary delimiter, which would end the part early."
         case .fileWriteFailed(let path, let reason):
             return "Writing \(Self.quoted(path)) failed: \(reason)."
-        case .redirectedWithBody(let from, let to):
-            return "The request to \(from) was redirected to \(to); its body may not have been sent again."
         }
     }
 

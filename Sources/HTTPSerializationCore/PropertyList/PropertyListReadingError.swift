@@ -35,16 +35,20 @@ public struct PropertyListReadingError: Error, Sendable, Hashable, CustomStringC
 
     /// The fault in one sentence, with its byte offset when known: `The property list is refused: …`.
     public var description: String {
-        let text: String
+        guard let offset else { return "The property list is refused: \(reasonText)." }
+        return "The property list is refused at byte \(offset): \(reasonText)."
+    }
+
+    /// The reason in words, without the position, as ``JSONReadingError/reasonText`` and
+    /// ``XMLReadingError/reasonText`` give theirs.
+    public var reasonText: String {
         switch reason {
-        case .unsupportedFormat: text = "it is not an XML or binary property list"
-        case .corruptBinary(let detail): text = "the binary form is corrupt: \(detail)"
-        case .cycle: text = "an object contains itself"
-        case .nestingTooDeep(let limit): text = "it is nested more than \(limit) levels deep"
-        case .invalidXML(let detail): text = "the XML form is invalid: \(detail)"
-        case .invalidValue(let detail): text = "a value is invalid: \(detail)"
+        case .unsupportedFormat: return "it is not an XML or binary property list"
+        case .corruptBinary(let detail): return "the binary form is corrupt: \(detail)"
+        case .cycle: return "an object contains itself"
+        case .nestingTooDeep(let limit): return "it is nested more than \(limit) levels deep"
+        case .invalidXML(let detail): return "the XML form is invalid: \(detail)"
+        case .invalidValue(let detail): return "a value is invalid: \(detail)"
         }
-        guard let offset else { return "The property list is refused: \(text)." }
-        return "The property list is refused at byte \(offset): \(text)."
     }
 }

@@ -13,10 +13,10 @@ extension SerializedRequest {
     }
 
     /// The redirect rule of every transport: a request with a body whose response came from
-    /// another URL is ``RequestSerializationError/redirectedWithBody(from:to:)``, since the
+    /// another URL is ``TransportError/redirectedWithBody(url:to:)``, since the
     /// body may have been dropped on the way. `respondingURL` is where the response came from.
     package func checkNotRedirected(to respondingURL: String?, allowsRedirectedBodies: Bool) throws {
         guard hasBody, !allowsRedirectedBodies, let respondingURL, respondingURL != urlString else { return }
-        throw RequestSerializationError.redirectedWithBody(from: urlString, to: respondingURL)
+        throw TransportError.redirectedWithBody(url: urlString, to: respondingURL)
     }
 }

@@ -4,9 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A request that got no response: the connection was refused or lost, the host was not
-/// found, the time ran out, or TLS failed. Every transport (URLSession's helpers and the
-/// async-http-client bridge) throws it, with the same case for the same failure.
+/// An exchange that failed on the way: the connection was refused or lost, the host was not
+/// found, the time ran out, TLS failed, or a request with a body was redirected. Every
+/// transport (URLSession's helpers and the async-http-client bridge) throws it, with the same
+/// case for the same failure.
 ///
 /// With the Foundation layer, `error as NSError` is the `NSURLErrorDomain` error URLSession
 /// reports for the same failure (`-1004`, `-1003`, `-1001`, `-1200`, `-1005`), so code that
@@ -33,12 +34,16 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case connectionLost(url: String)
     /// Any other failure to exchange the request, with the transport's own error.
     case failed(url: String, reason: String, underlying: UnderlyingError? = nil)
+    /// A request with a body was redirected from `url` to `to`: URLSession on Linux drops the
+    /// body after a 307 or 308 without saying so, and 301–303 turn it into a GET, so the body
+    /// may not have reached the final URL.
+    case redirectedWithBody(url: String, to: String)
 
     /// The URL the request was sent to.
     public var url: String {
         switch self {
         case .connectionRefused(let url), .hostNotFound(let url), .timedOut(let url, _), .tlsFailed(let url, _),
-             .connectionLost(let url), .failed(let url, _, _):
+             .connectionLost(let url), .failed(let url, _, _), .redirectedWithBody(let url, _):
             return url
         }
     }
@@ -52,6 +57,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .tlsFailed: return -1200  // NSURLErrorSecureConnectionFailed
         case .connectionLost: return -1005  // NSURLErrorNetworkConnectionLost
         case .failed: return -1  // NSURLErrorUnknown
+        case .redirectedWithBody: return -1011  // NSURLErrorBadServerResponse: the answer came from elsewhere
         }
     }
 
@@ -70,6 +76,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "The connection to \(url) closed before the response was complete."
         case .failed(let url, let reason, _):
             return "The request to \(url) failed: \(reason)."
+        case .redirectedWithBody(let url, let to):
+            return "The request to \(url) was redirected to \(to); its body may not have been sent again."
         }
     }
 

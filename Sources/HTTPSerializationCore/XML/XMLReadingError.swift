@@ -60,8 +60,9 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         return "The XML document is refused at byte \(offset): \(reasonText)."
     }
 
-    /// The reason in words, without the position.
-    package var reasonText: String {
+    /// The reason in words, without the position, as ``JSONReadingError/reasonText`` and
+    /// ``PropertyListReadingError/reasonText`` give theirs.
+    public var reasonText: String {
         let text: String
         switch reason {
         case .notWellFormed(let detail): text = "it is not well-formed: \(detail)"

@@ -27,10 +27,10 @@ extension SerializedResponse {
 
 extension URLRequest {
     /// The redirect rule of both transports: a request with a body whose response came from
-    /// another URL is ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``
+    /// another URL is ``/HTTPSerializationCore/TransportError/redirectedWithBody(url:to:)``
     /// (the body may have been dropped on the way).
     package func checkNotRedirected(to response: URLResponse, hasBody: Bool) throws {
         guard hasBody, let from = url?.absoluteString, let to = response.url?.absoluteString, from != to else { return }
-        throw RequestSerializationError.redirectedWithBody(from: from, to: to)
+        throw TransportError.redirectedWithBody(url: from, to: to)
     }
 }

@@ -28,7 +28,7 @@ extension URLSession {
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)`` for a request
     ///   that would corrupt the wire (checked before sending), ``/HTTPSerializationCore/TransportError`` when no response came,
-    ///   ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``, and the
+    ///   ``/HTTPSerializationCore/TransportError/redirectedWithBody(url:to:)``, and the
     ///   serializer's errors.
     public func response<Serializer: ResponseSerializer>(
         for request: URLRequest, serializer: Serializer,
@@ -71,7 +71,7 @@ extension URLSession {
     ///   - uploadProgress: called as the body goes out.
     ///   - allowsRedirectedBodies: a redirected upload is an error unless this is true.
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/multipartSourceUnavailable(part:reason:)``
-    ///   when there is no form to send, ``/HTTPSerializationCore/RequestSerializationError/redirectedWithBody(from:to:)``
+    ///   when there is no form to send, ``/HTTPSerializationCore/TransportError/redirectedWithBody(url:to:)``
     ///   when the upload was redirected, ``/HTTPSerializationCore/TransportError`` when no response came, and the serializer's errors.
     public func uploadMultipart<Serializer: ResponseSerializer>(
         _ request: URLRequest, form: MultipartFormData? = nil, serializer: Serializer,
