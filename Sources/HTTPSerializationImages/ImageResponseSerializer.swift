@@ -54,7 +54,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     /// The image, or nil for an empty body.
     public func responseObject(for response: ResponseContext) throws -> PlatformImage? {
         try base.validate(response)
-        guard let data = response.data, !data.isEmpty else { return nil }
+        guard !response.hasEmptyBody(whitespaceIsEmpty: false), let data = response.data else { return nil }
         let context = response.withoutDecodedBody
         guard let header = ImageHeader(data: data) else {
             throw ResponseSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)

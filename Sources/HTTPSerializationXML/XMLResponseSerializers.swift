@@ -35,7 +35,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
     ///   document the reader refuses, with the reason and its byte offset.
     public func responseObject(for response: ResponseContext) throws -> XMLParser? {
         try base.validate(response)
-        guard let data = response.data, !data.isEmpty else { return nil }
+        guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else { return nil }
         let safe = try Self.prepare(data, policy: readingPolicy, context: response.withoutDecodedBody)
         return Self.safeParser(safe)
     }
@@ -104,7 +104,7 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
     public func responseObject(for response: ResponseContext) throws -> XMLDocument {
         try base.validate(response)
         let context = response.withoutDecodedBody
-        guard let data = response.data, !data.isBlank else {
+        guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else {
             throw ResponseSerializationError.responseSerializationFailed(reason: "The response has no XML document.", response: context)
         }
         let safe = try XMLParserResponseSerializer.prepare(data, policy: readingPolicy, context: context)

@@ -85,8 +85,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     public func responseObject(for response: ResponseContext) throws -> Value {
         try base.validate(response)
         let context = response.withoutDecodedBody
-        let isEmpty = context.data.map { treatsWhitespaceAsEmpty ? $0.isBlank : $0.isEmpty } ?? true
-        if isEmpty {
+        if context.hasEmptyBody(whitespaceIsEmpty: treatsWhitespaceAsEmpty) {
             guard emptyIsExpected(context) else {
                 throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response body is empty, but a value of type \(Value.self) was expected.", response: context)

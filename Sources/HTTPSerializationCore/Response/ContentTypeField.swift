@@ -1,10 +1,10 @@
 /// A `Content-Type` field value taken apart (RFC 9110 §8.3.1): the media type in lower case
 /// and the `charset` parameter, matched case-insensitively and unquoted.
-struct ContentTypeField: Sendable, Equatable {
+package struct ContentTypeField: Sendable, Equatable {
     /// `type/subtype`, lower-cased, without parameters.
-    var mimeType: String
+    package var mimeType: String
     /// The `charset` parameter's value, if any, as written (quotes removed).
-    var charset: String?
+    package var charset: String?
 
     /// Nil for an empty value, which says nothing about the body.
     init?(_ value: String) {

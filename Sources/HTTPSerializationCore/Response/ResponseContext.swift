@@ -35,7 +35,7 @@ public struct ResponseContext: Sendable {
     }
 
     /// The `Content-Type` field, parsed; nil when there is none or it is empty.
-    var contentType: ContentTypeField? {
+    package var contentType: ContentTypeField? {
         response?.headerFields[.contentType].flatMap(ContentTypeField.init)
     }
 

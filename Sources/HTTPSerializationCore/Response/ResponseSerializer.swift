@@ -61,6 +61,16 @@ extension HTTPResponseSerializerComposing {
     }
 }
 
+extension ResponseContext {
+    /// The one test of an empty body every serializer applies: no bytes, or (for formats that
+    /// cannot be blank: JSON, XML, property lists) only spaces, tabs, CR and LF. An empty body
+    /// is never handed to a reader; the serializer gives its output's empty value instead.
+    package func hasEmptyBody(whitespaceIsEmpty: Bool) -> Bool {
+        guard let data else { return true }
+        return whitespaceIsEmpty ? data.isBlank : data.isEmpty
+    }
+}
+
 extension Data {
     /// Empty, or only spaces, tabs, CR and LF: a body with nothing to decode.
     package var isBlank: Bool {

@@ -49,7 +49,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     ///   underneath when there was one.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         let statusFailure = try statusFailure(response)
-        guard let data = response.data, !data.isBlank else {
+        guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else {
             if let statusFailure { throw statusFailure }
             return nil
         }

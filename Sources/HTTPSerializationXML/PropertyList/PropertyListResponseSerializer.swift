@@ -42,7 +42,7 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     ///   with the reader's reason and byte offset.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         try base.validate(response)
-        guard let data = response.data, !data.isEmpty else { return nil }
+        guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else { return nil }
         do {
             return try Self.read(data, maximumDepth: maximumDepth).foundationObject()
         } catch {
