@@ -194,21 +194,46 @@ struct JSONBodyDecoderTests {
     }
 }
 
-@Suite("JSON decoder: the tape owns what its readers point at")
+@Suite("JSON decoder: a reader never points into memory that has gone")
 struct JSONTapeOwnershipTests {
-    @Test("a tape reads from its own copy of the document, never from the caller's buffer")
+    /// Whether `address` lies inside `data`'s bytes.
+    static func isInside(_ address: UnsafePointer<UInt8>, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            let start = UInt(bitPattern: raw.baseAddress!), end = start + UInt(raw.count)
+            let base = UInt(bitPattern: address)
+            return base >= start && base < end
+        }
+    }
+
+    @Test("a tape made to be kept reads from its own copy of the document, never from the caller's buffer")
     func tapeOwnsTheText() throws {
         for text in [#"{"k":"v"}"#, "[" + String(repeating: "\"some longer text\",", count: 40) + "1]"] {
             let data = Data(text.utf8)
             let tape = try JSONTape.parse(data, maximumDepth: 16)
             let reader = tape.reader
-            let inCallerBuffer = data.withUnsafeBytes { raw -> Bool in
-                let start = UInt(bitPattern: raw.baseAddress!), end = start + UInt(raw.count)
-                let base = UInt(bitPattern: reader.base)
-                return base >= start && base < end
-            }
-            #expect(!inCallerBuffer)
+            #expect(!Self.isInside(reader.base, data))
             #expect(withExtendedLifetime(tape) { reader.text(1).elementsEqual(text.utf8.dropFirst(2).prefix(reader.length(1))) })
         }
+    }
+
+    @Test("a decode reads the body in place, and a decoder kept past it moves to a copy its document owns")
+    func keptDecoderMovesToACopy() throws {
+        final class Keeper: Decodable, @unchecked Sendable {
+            // Written once in init(from:) and read after; the test touches it from one thread.
+            let decoder: any Decoder
+            let addressDuringDecode: UInt
+            init(from decoder: any Decoder) throws {
+                self.decoder = decoder
+                addressDuringDecode = UInt(bitPattern: (decoder as! JSONTapeDecoder).tape.base)
+            }
+        }
+        let text = #"{"a": "\#(String(repeating: "long ", count: 400))"}"#
+        let data = Data(text.utf8)
+        let kept = try JSONBodyDecoder().decode(Keeper.self, from: data)
+        let decoder = try #require(kept.decoder as? JSONTapeDecoder)
+        #expect(Self.isInside(UnsafePointer(bitPattern: kept.addressDuringDecode)!, data))
+        #expect(!Self.isInside(decoder.tape.base, data))
+        let container = try decoder.container(keyedBy: JSONCodingKey.self)
+        #expect(try container.decode(String.self, forKey: JSONCodingKey(stringValue: "a")).count == 2000)
     }
 }

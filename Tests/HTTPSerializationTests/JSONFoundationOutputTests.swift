@@ -14,7 +14,7 @@ import Testing
 @Suite("JSON reader: the Any graph answers casts as JSONSerialization's does")
 struct JSONFoundationOutputTests {
     static func ours(_ text: String, removingNulls: Bool = false) throws -> Any {
-        try JSONTape.parse(Data(text.utf8), maximumDepth: 512).foundationObject(removingNulls: removingNulls)
+        try JSONTape.withParsed(Data(text.utf8), maximumDepth: 512) { $0.foundationObject(removingNulls: removingNulls) }
     }
 
     static func theirs(_ text: String) throws -> Any {

@@ -91,15 +91,27 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     ///   ``/HTTPSerializationCore/JSONReadingError`` for a document that is not JSON, otherwise the kind and
     ///   coding path of the value at fault.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let tape: JSONTape
+        let decoded: Result<T, any Error>
         do {
-            tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
+            decoded = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader in
+                var document = JSONTapeDocument(borrowing: reader)
+                let decoded = decodeRoot(type, from: document)
+                // A type may keep its decoder, or a container, past the decode: then the
+                // document must own its memory before the bytes it reads go away.
+                if !isKnownUniquelyReferenced(&document) { document.keepReadable() }
+                return decoded
+            }
         } catch {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "The given data was not valid JSON: \(error.reasonText) (byte \(error.offset)).",
                 underlyingError: error))
         }
-        let decoder = JSONTapeDecoder(JSONTapeDocument(tape), options: self)
-        return try decoder.decodeValue(type, at: 0, site: JSONPathSite(prefix: 0), appending: { nil })
+        return try decoded.get()
+    }
+
+    /// The decode itself, in a function of its own so its decoder is released when it returns.
+    private func decodeRoot<T: Decodable>(_ type: T.Type, from document: JSONTapeDocument) -> Result<T, any Error> {
+        let decoder = JSONTapeDecoder(document, options: self)
+        return Result { try decoder.decodeValue(type, at: 0, site: JSONPathSite(prefix: 0), appending: { nil }) }
     }
 }

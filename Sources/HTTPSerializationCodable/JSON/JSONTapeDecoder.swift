@@ -60,7 +60,8 @@ struct JSONPathSite {
 /// share by length, so decoding a nested value allocates nothing for its path.
 final class JSONTapeDecoder: Decoder {
     let document: JSONTapeDocument
-    let tape: JSONTapeReader
+    /// Read through the document every time, because a kept decoder's document may move.
+    var tape: JSONTapeReader { document.reader }
     let options: JSONBodyDecoder
     let userInfo: [CodingUserInfoKey: Any]
     let keysAsWritten: Bool
@@ -76,7 +77,6 @@ final class JSONTapeDecoder: Decoder {
 
     init(_ document: JSONTapeDocument, options: JSONBodyDecoder, entry: Int = 0, path: [JSONPathComponent] = []) {
         self.document = document
-        tape = document.reader
         self.options = options
         userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
         if case .useDefaultKeys = options.keyDecodingStrategy { keysAsWritten = true } else { keysAsWritten = false }
@@ -140,7 +140,7 @@ final class JSONTapeDecoder: Decoder {
     /// A separate decoder at `entry` (or at a null value), for `superDecoder()`.
     func detachedDecoder(at entry: Int?, path: [JSONPathComponent]) -> JSONTapeDecoder {
         guard let entry else {
-            let null = JSONTapeDocument(try! JSONTape.parse(Data("null".utf8), maximumDepth: 1))
+            let null = JSONTapeDocument(owning: try! JSONTape.parse(Data("null".utf8), maximumDepth: 1))
             return JSONTapeDecoder(null, options: options, path: path)
         }
         return JSONTapeDecoder(document, options: options, entry: entry, path: path)

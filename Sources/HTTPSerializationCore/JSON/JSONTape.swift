@@ -28,11 +28,4 @@ package struct JSONTape: Sendable {
     /// The UTF-8 document the offsets point into (converted when it arrived as UTF-16/32) and
     /// the words, owned together so a reader's addresses live as long as the tape.
     @usableFromInline package let storage: JSONTapeStorage
-
-    /// Whether the document is an array or an object (not a bare scalar).
-    package var isContainer: Bool {
-        guard let first = storage.words.first else { return false }
-        let kind = UInt8(truncatingIfNeeded: first)
-        return kind == Kind.object.rawValue || kind == Kind.array.rawValue
-    }
 }

@@ -5,27 +5,52 @@ import Foundation
 #endif
 
 extension JSONTape {
-    /// Parses a JSON document: strict RFC 8259, UTF-8 (or UTF-16/32, converted), at most
-    /// `maximumDepth` levels of arrays and objects.
+    /// Parses a JSON document into a tape that owns a copy of its text: strict RFC 8259,
+    /// UTF-8 (or UTF-16/32, converted), at most `maximumDepth` levels of arrays and objects.
+    ///
+    /// For a tape that must outlive the call; a reading that ends with the call uses
+    /// ``withParsed(_:maximumDepth:_:)``, which copies nothing.
     package static func parse(_ data: Data, maximumDepth: Int) throws(JSONReadingError) -> JSONTape {
+        try withScanned(data, maximumDepth: maximumDepth) { raw, words in
+            JSONTape(storage: JSONTapeStorage(copying: raw, words: words))
+        }
+    }
+
+    /// Parses a JSON document and runs `body` with a reader over the caller's own bytes.
+    ///
+    /// Nothing is copied, so the reader, and every address it hands out, is valid only until
+    /// `body` returns; a value that must outlive it copies what it needs (see
+    /// ``JSONTapeStorage/init(copying:)``).
+    package static func withParsed<Result>(
+        _ data: Data, maximumDepth: Int, _ body: (JSONTapeReader) -> Result
+    ) throws(JSONReadingError) -> Result {
+        try withScanned(data, maximumDepth: maximumDepth) { raw, words in
+            words.withReader(text: raw, body)
+        }
+    }
+
+    /// Scans `data` and hands its UTF-8 text and the words to `body`, inside the one closure
+    /// the text's address is valid in.
+    private static func withScanned<Result>(
+        _ data: Data, maximumDepth: Int, _ body: (UnsafeRawBufferPointer, consuming JSONTapeWords) -> Result
+    ) throws(JSONReadingError) -> Result {
         let (bytes, start) = try JSONTextEncoding.utf8(data)
         // `withUnsafeBytes` rethrows untyped errors, so the typed one travels as a result.
-        // The text is copied only once it has scanned, so a refused document costs no copy.
-        let scanned = bytes.withUnsafeBytes { raw -> Result<JSONTapeStorage, JSONReadingError> in
+        let scanned = bytes.withUnsafeBytes { raw -> Swift.Result<Result, JSONReadingError> in
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             do throws(JSONReadingError) {
                 try scanner.scan(from: start)
             } catch {
                 return .failure(error)
             }
-            return .success(JSONTapeStorage(copying: raw, words: scanner.takeWords()))
+            return .success(body(raw, scanner.takeWords()))
         }
-        return JSONTape(storage: try scanned.get())
+        return try scanned.get()
     }
 
     /// A reader of this tape; its addresses are valid while the tape (its storage) lives.
     package var reader: JSONTapeReader {
-        JSONTapeReader(base: storage.bytes.baseAddress!, words: storage.words)
+        JSONTapeReader(base: storage.bytes.baseAddress!, byteCount: storage.bytes.count, words: storage.words)
     }
 
     /// Runs `body` with direct access to the tape and its bytes, keeping them alive meanwhile.
@@ -39,11 +64,21 @@ extension JSONTape {
 @usableFromInline
 package struct JSONTapeReader {
     @usableFromInline package let base: UnsafePointer<UInt8>
+    /// How many bytes of text `base` starts.
+    @usableFromInline package let byteCount: Int
     @usableFromInline package let words: UnsafeBufferPointer<UInt64>
 
-    @inlinable package init(base: UnsafePointer<UInt8>, words: UnsafeBufferPointer<UInt64>) {
+    @inlinable package init(base: UnsafePointer<UInt8>, byteCount: Int, words: UnsafeBufferPointer<UInt64>) {
         self.base = base
+        self.byteCount = byteCount
         self.words = words
+    }
+
+    /// Whether the document is an array or an object (not a bare scalar).
+    package var isContainer: Bool {
+        guard !words.isEmpty else { return false }
+        let kind = kind(0)
+        return kind == .object || kind == .array
     }
 
     @inlinable @inline(__always) package func kind(_ entry: Int) -> JSONTape.Kind {

@@ -20,6 +20,16 @@ package final class JSONTapeStorage {
         self.words = words.release()
     }
 
+    /// Copies the text and the words `reader` reads, for a document that must outlive them.
+    package init(copying reader: JSONTapeReader) {
+        let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(reader.byteCount, 1))
+        text.baseAddress!.initialize(from: reader.base, count: reader.byteCount)
+        bytes = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(text)[..<reader.byteCount])
+        let words = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(reader.words.count, 1))
+        if let source = reader.words.baseAddress { words.baseAddress!.initialize(from: source, count: reader.words.count) }
+        self.words = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(words)[..<reader.words.count])
+    }
+
     deinit {
         UnsafeMutablePointer(mutating: bytes.baseAddress!).deallocate()
         UnsafeMutablePointer(mutating: words.baseAddress!).deallocate()
@@ -69,6 +79,13 @@ package struct JSONTapeWords: ~Copyable {
         base.deallocate()
         base = moved
         capacity = larger
+    }
+
+    /// Runs `body` with a reader over `text` and these words, which stay allocated meanwhile.
+    borrowing func withReader<Result>(text: UnsafeRawBufferPointer, _ body: (JSONTapeReader) -> Result) -> Result {
+        body(JSONTapeReader(
+            base: text.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 1)!,
+            byteCount: text.count, words: UnsafeBufferPointer(start: base, count: count)))
     }
 
     /// The words written so far; the caller now owns their allocation.

@@ -20,8 +20,7 @@ extension ParameterValue {
     ///
     /// - Throws: ``JSONReadingError`` naming the fault and its byte offset.
     public init(json data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
-        let tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
-        self = tape.withReader { $0.build(with: ParameterValueBuilder()) }
+        self = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { $0.build(with: ParameterValueBuilder()) }
     }
 }
 
@@ -66,6 +65,6 @@ public enum JSONReader {
     ///
     /// - Throws: ``JSONReadingError`` naming the fault and its byte offset.
     public static func validate(_ data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
-        _ = try JSONTape.parse(data, maximumDepth: maximumDepth)
+        try JSONTape.withParsed(data, maximumDepth: maximumDepth) { _ in }
     }
 }

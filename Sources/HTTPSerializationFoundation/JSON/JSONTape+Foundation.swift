@@ -4,7 +4,7 @@ import HTTPSerializationCore
 // The one part of the JSON engine that builds Foundation class types: the `Any` graph of
 // `JSONResponseSerializer`. It moves to the Foundation layer with the module split.
 
-extension JSONTape {
+extension JSONTapeReader {
     /// The graph `JSONSerialization.jsonObject(with:)` returns for the same document, so every
     /// cast answers the same: `[String: Any]`, `[Any]`, `String`, `NSNumber` for numbers and
     /// booleans (booleans are Foundation's boolean numbers), `NSNull`.
@@ -12,7 +12,7 @@ extension JSONTape {
     /// Built without recursion. With `removingNulls`, null dictionary values and null array
     /// elements are left out while building (AFNetworking's rule), never in a second pass.
     func foundationObject(removingNulls: Bool) -> Any {
-        withReader { $0.build(with: JSONFoundationBuilder(removesNulls: removingNulls)) }
+        build(with: JSONFoundationBuilder(removesNulls: removingNulls))
     }
 }
 

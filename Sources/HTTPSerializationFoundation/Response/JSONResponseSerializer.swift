@@ -70,18 +70,26 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int, removingNulls: Bool,
         context: ResponseContext, validation: ResponseSerializationError?
     ) throws -> Any {
-        let tape: JSONTape
+        // Built inside the reading, which reads the body in place; Foundation's classes are
+        // asked for only after the reader has accepted the body.
+        let handsOver = !options.subtracting(.fragmentsAllowed).isEmpty
+        let read: JSONRead
         do {
-            tape = try JSONTape.parse(data, maximumDepth: maximumDepth)
+            read = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader -> JSONRead in
+                if !options.contains(.fragmentsAllowed), !reader.isContainer { return .scalarRefused }
+                return handsOver ? .accepted : .built(reader.foundationObject(removingNulls: removingNulls))
+            }
         } catch {
             throw ResponseSerializationError.unreadableJSON(error, response: context, validation: validation)
         }
-        if !options.contains(.fragmentsAllowed), !tape.isContainer {
+        switch read {
+        case .built(let object):
+            return object
+        case .scalarRefused:
             throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.",
                 response: context, validation: validation)
-        }
-        guard options.subtracting(.fragmentsAllowed).isEmpty else {
+        case .accepted:
             let object: Any
             do {
                 object = try JSONSerialization.jsonObject(with: data, options: options)
@@ -91,7 +99,15 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
             }
             return removingNulls ? Self.removingNulls(from: object) : object
         }
-        return tape.foundationObject(removingNulls: removingNulls)
+    }
+
+    /// What one reading of a body gave.
+    private enum JSONRead {
+        case built(Any)
+        /// Valid, for `JSONSerialization` to build with the mutable-container options.
+        case accepted
+        /// A top-level scalar without `.fragmentsAllowed`.
+        case scalarRefused
     }
 
     /// Null dictionary values and null array elements removed at every level.
