@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Checksums
 import EchoServer
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,20 +20,33 @@ struct RequestBodyPathTests {
     final class CountingStream: MultipartPartStream {
         let total: Int
         var produced = 0
-        private(set) var closed = false
+        /// Told when the stream is closed; the stream itself is handed over, so the test
+        /// cannot ask it.
+        let closed: Flag?
+        /// Reads after the last byte fail, so a test sees whether anyone asked past the end.
+        let failsPastEnd: Bool
 
-        init(total: Int) {
+        init(total: Int, closed: Flag? = nil, failsPastEnd: Bool = false) {
             self.total = total
+            self.closed = closed
+            self.failsPastEnd = failsPastEnd
         }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            if failsPastEnd, produced == total { throw MultipartStreamError(reason: "read past the end") }
             let count = min(buffer.count, total - produced, 10_000)
             for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: produced + index) }
             produced += count
             return count
         }
 
-        func close() { closed = true }
+        func close() { closed?.set() }
+    }
+
+    final class Flag: Sendable {
+        private let value = Atomic(false)
+        func set() { value.store(true, ordering: .sequentiallyConsistent) }
+        var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
     }
 
     static func counting(_ total: Int) -> Data {
@@ -86,7 +100,7 @@ struct RequestBodyPathTests {
     @Test("a stream of unknown length goes out chunked, whole, on both transports", arguments: Transport.allCases)
     func unknownLengthStream(transport: Transport) async throws {
         let server = try await EchoServer.start()
-        let body = RequestBodyStream(length: nil) { CountingStream(total: 123_457) }
+        let body = try RequestBodyStream(length: nil) { CountingStream(total: 123_457) }
         let request = try Self.serializer.httpRequest(
             method: "POST", urlString: server.baseURL.absoluteString + "/echo", body: .stream(body), contentType: "text/plain")
         #expect(request.request.headerFields[.contentLength] == nil)
@@ -99,7 +113,7 @@ struct RequestBodyPathTests {
     @Test("a stream shorter or longer than its declared length is a typed error, never a different body",
           arguments: [99, 101])
     func declaredLengthIsEnforced(actual: Int) async throws {
-        let body = RequestBody.stream(RequestBodyStream(length: 100) { CountingStream(total: actual) })
+        let body = RequestBody.stream(try RequestBodyStream(length: 100) { CountingStream(total: actual) })
         #expect(throws: RequestSerializationError.multipartLengthMismatch(part: "the request body", declared: 100, actual: UInt64(actual))) {
             try body.collect()
         }
@@ -113,10 +127,10 @@ struct RequestBodyPathTests {
 
     @Test("a single-use stream is read once; a second read names the body")
     func singleUseStream() throws {
-        let stream = CountingStream(total: 10)
-        let body = RequestBody.stream(RequestBodyStream(stream: stream, length: 10))
+        let closed = Flag()
+        let body = RequestBody.stream(try RequestBodyStream(stream: CountingStream(total: 10, closed: closed), length: 10))
         #expect(try body.collect() == Self.counting(10))
-        #expect(stream.closed)
+        #expect(closed.isSet)
         #expect(throws: RequestSerializationError.multipartStreamAlreadyConsumed(part: "the request body")) {
             try body.collect()
         }
@@ -200,7 +214,7 @@ struct RequestBodyPathTests {
         guard case .multipart(let recovered) = back.body else { Issue.record("the form did not come back: \(back.body)"); return }
         #expect(try recovered.encodedData() == form.encodedData())
 
-        let streamed = SerializedRequest(request: serialized.request, body: .stream(RequestBodyStream(length: 5) { CountingStream(total: 5) }))
+        let streamed = SerializedRequest(request: serialized.request, body: .stream(try RequestBodyStream(length: 5) { CountingStream(total: 5) }))
         let streamBack = try SerializedRequest(URLRequest(streamed))
         #expect(try streamBack.body.collect() == Self.counting(5))
         #expect(streamBack.body.length == 5)
@@ -218,5 +232,82 @@ struct RequestBodyPathTests {
         #expect(throws: RequestSerializationError.multipartStreamAlreadyConsumed(part: "the request body")) {
             try serialized.body.collect()
         }
+    }
+
+    @Test("a file that changed size after its body was made is a length mismatch on both transports, never a different body",
+          arguments: Transport.allCases, [500, 1_500])
+    func changedFile(transport: Transport, newSize: Int) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.file("payload.bin", contents: Self.counting(1_000))
+        let body = try RequestBodyStream(fileURL: file)
+        try Self.counting(newSize).write(to: file)
+        let server = try await EchoServer.start()
+        let request = try Self.serializer.httpRequest(
+            method: .put, url: server.baseURL.appendingPathComponent("echo"), body: .stream(body), contentType: "application/octet-stream")
+        do {
+            let report = try await transport.send(request)
+            Issue.record("sent \(report.bodySize) bytes under Content-Length 1000")
+        } catch let error as RequestSerializationError {
+            guard case .multipartLengthMismatch(let part, let declared, _) = error else { Issue.record("got \(error)"); return }
+            #expect(part == "the request body" && declared == 1_000)
+        } catch {
+            // async-http-client may report the body's failure as its own error; what matters is
+            // that no request went out whole.
+            #expect(transport == .asyncHTTPClient, "got \(error)")
+        }
+        try await server.stop()
+    }
+
+    @Test("a declared length no transport can frame is a typed error where it is declared")
+    func lengthsPastInt64() throws {
+        let tooLong = UInt64(Int64.max) + 1
+        #expect(throws: RequestSerializationError.self) { try RequestBodyStream(length: tooLong) { CountingStream(total: 0) } }
+        #expect(throws: RequestSerializationError.self) { try RequestBodyStream(stream: CountingStream(total: 0), length: .max) }
+        #expect(try RequestBodyStream(length: UInt64(Int64.max)) { CountingStream(total: 0) }.length == UInt64(Int64.max))
+
+        var request = URLRequest(url: URL(string: "https://example.com/raw")!)
+        request.httpMethod = "PUT"
+        request.httpBodyStream = InputStream(data: Data("hello".utf8))
+        request.setValue(String(UInt64.max), forHTTPHeaderField: "Content-Length")
+        #expect(throws: RequestSerializationError.self) { try SerializedRequest(request) }
+
+        var form = try MultipartFormData(boundary: "b")
+        try form.appendPart(streamFactory: { CountingStream(total: 0) }, name: "a", fileName: "a", length: 1 << 61, mimeType: "x/y")
+        #expect(throws: RequestSerializationError.self) {
+            try form.appendPart(streamFactory: { CountingStream(total: 0) }, name: "b", fileName: "b", length: .max, mimeType: "x/y")
+        }
+        #expect(throws: RequestSerializationError.self) {
+            try form.appendPart(streamFactory: { CountingStream(total: 0) }, name: "c", fileName: "c", length: 1 << 62, mimeType: "x/y")
+        }
+        #expect(form.partCount == 1)
+        #expect(form.contentLength > 1 << 61)
+    }
+
+    @Test("an input stream hands over the last byte without reading past it; the read after it checks the length")
+    func inputStreamReadsPastTheEndOnlyWhenAsked() throws {
+        let stream = RequestBody.stream(try RequestBodyStream(stream: CountingStream(total: 10, failsPastEnd: true), length: 10)).makeInputStream()
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(stream.read(&buffer, maxLength: 64) == 10)
+        #expect(stream.streamStatus == .open)
+        // The probe read reaches the stream now, and its failure is the stream's error.
+        #expect(stream.read(&buffer, maxLength: 64) == -1)
+        #expect(stream.streamError is RequestSerializationError)
+
+        let exact = RequestBody.stream(try RequestBodyStream(length: 10) { CountingStream(total: 10) }).makeInputStream()
+        #expect(try readAll(exact) == Self.counting(10))
+        #expect(exact.streamStatus == .closed)
+    }
+
+    @Test("body: data sends the bytes as they are, on every serializer, with the Codable layer in scope")
+    func dataBodyIsRaw() throws {
+        let bytes = Data(#"{"already":"encoded"}"#.utf8)
+        let plain = try Self.serializer.httpRequest(method: "PUT", urlString: "https://example.com/doc", body: bytes, contentType: "application/json")
+        #expect(plain.body.data == bytes)
+        #expect(plain.request.headerFields[.contentType] == "application/json")
+        let json = try JSONRequestSerializer().httpRequest(method: .post, url: URL(string: "https://example.com/doc")!, body: bytes)
+        #expect(json.body.data == bytes)
     }
 }

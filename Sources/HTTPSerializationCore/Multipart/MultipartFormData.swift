@@ -23,6 +23,9 @@ public struct MultipartFormData: Sendable {
     /// reproducible bodies (validated against RFC 2046).
     public let boundary: String
     private(set) var parts: [Part] = []
+    /// Header and body bytes of the parts so far, kept so that an append that would make the
+    /// body too long for any transport fails where it is made.
+    private var partBytes: UInt64 = 0
     /// The bandwidth limit every adapter honours, if set.
     public private(set) var throttle: Throttle?
 
@@ -95,7 +98,7 @@ public struct MultipartFormData: Sendable {
     ///
     /// Use ``appendPart(streamFactory:name:fileName:length:mimeType:)`` for bodies that must
     /// be sent again (retries, redirects).
-    public mutating func appendPart(stream: any MultipartPartStream, name: String, fileName: String, length: UInt64, mimeType: String) throws {
+    public mutating func appendPart(stream: sending any MultipartPartStream, name: String, fileName: String, length: UInt64, mimeType: String) throws {
         let label = nextLabel(name: name, fileName: fileName)
         try append(name: name, fileName: fileName, mimeType: mimeType, body: .stream(OneShotStream(stream), length: length), label: label)
     }
@@ -133,7 +136,10 @@ public struct MultipartFormData: Sendable {
     /// delimiter fails when the form is encoded
     /// (``RequestSerializationError/multipartBoundaryInBody(part:)``).
     public mutating func appendPart(headers: HTTPHeaderFields, body: Data) {
-        parts.append(Part(headerBlock: Self.headerBlock(headers), body: .data(body), label: "part \(parts.count + 1)"))
+        let part = Part(headerBlock: Self.headerBlock(headers), body: .data(body), label: "part \(parts.count + 1)")
+        // Bytes in memory cannot take a total the throwing appends keep under 2^62 past 2^63.
+        partBytes &+= UInt64(part.headerBlock.count) &+ part.bodyLength
+        parts.append(part)
     }
 
     /// Limits every adapter to `packetSize` bytes per read with `delay` seconds between
@@ -182,8 +188,21 @@ public struct MultipartFormData: Sendable {
         var headers = HTTPHeaderFields()
         try headers.setValue(Self.contentDisposition(name: name, fileName: fileName), forHTTPHeaderField: "Content-Disposition")
         if let mimeType { try headers.setValue(mimeType, forHTTPHeaderField: "Content-Type") }
-        parts.append(Part(headerBlock: Self.headerBlock(headers), body: body, label: label, isCheckedForDelimiter: checked))
+        let part = Part(headerBlock: Self.headerBlock(headers), body: body, label: label, isCheckedForDelimiter: checked)
+        let (size, sizeOverflows) = UInt64(part.headerBlock.count).addingReportingOverflow(part.bodyLength)
+        let (total, totalOverflows) = partBytes.addingReportingOverflow(size)
+        guard !sizeOverflows, !totalOverflows, total <= Self.maximumPartBytes else {
+            throw RequestSerializationError.multipartSourceUnavailable(
+                part: label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
+        }
+        partBytes = total
+        parts.append(part)
     }
+
+    /// The most header and body bytes a form's parts may declare (4 EiB): far past any real
+    /// body, and low enough that ``contentLength`` with every delimiter fits an `Int64`, the
+    /// length every transport takes.
+    static let maximumPartBytes: UInt64 = 1 << 62
 
     private func nextLabel(name: String, fileName: String?) -> String {
         var label = "part \(parts.count + 1) \"\(name)\""

@@ -78,12 +78,13 @@ extension MultipartFormData {
 ///
 /// `@unchecked Sendable` is sound because the stream is reachable only through `claim()`,
 /// which gives it out once under a lock; afterwards only the claiming reader touches it, on
-/// one thread at a time.
+/// one thread at a time. The caller gave the stream up: every public way in takes it as
+/// `sending`, so the compiler has checked that the caller keeps no use of it.
 package final class OneShotStream: @unchecked Sendable {
     private let lock = POSIXMutex()
     private var stream: (any MultipartPartStream)?
 
-    init(_ stream: any MultipartPartStream) {
+    init(_ stream: sending any MultipartPartStream) {
         self.stream = stream
     }
 

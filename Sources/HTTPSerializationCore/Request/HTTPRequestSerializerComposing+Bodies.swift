@@ -39,9 +39,28 @@ extension HTTPRequestSerializerComposing {
         try base.attaching(body, contentType: contentType, to: base.makeHTTPRequest(method: method, urlString: urlString))
     }
 
-    /// ``httpRequest(method:urlString:body:contentType:)`` for a typed method and a parsed URL.
+    /// `httpRequest(method:urlString:body:contentType:)` for a typed method and a parsed URL.
     public func httpRequest(method: HTTPRequest.Method, url: URL, body: RequestBody, contentType: String? = nil) throws -> SerializedRequest {
         try base.attaching(body, contentType: contentType, to: base.makeHTTPRequest(method: method, url: url))
+    }
+
+    /// Bytes in hand sent as they are: `httpRequest(method:urlString:body:contentType:)` with
+    /// `.bytes(body)`.
+    ///
+    /// Spelled out so that `body: data` always means these bytes, never a model to encode
+    /// (`Data` is `Encodable` too), as Alamofire's `upload(_: Data, …)` sends them.
+    ///
+    /// ```swift
+    /// let upload = try HTTPRequestSerializer().httpRequest(
+    ///     method: "PUT", urlString: "https://example.com/note.txt", body: Data("hello".utf8), contentType: "text/plain")
+    /// ```
+    public func httpRequest(method: String, urlString: String, body: Data, contentType: String? = nil) throws -> SerializedRequest {
+        try httpRequest(method: method, urlString: urlString, body: .bytes(body), contentType: contentType)
+    }
+
+    /// The `Data` form above, for a typed method and a parsed URL.
+    public func httpRequest(method: HTTPRequest.Method, url: URL, body: Data, contentType: String? = nil) throws -> SerializedRequest {
+        try httpRequest(method: method, url: url, body: .bytes(body), contentType: contentType)
     }
 
     /// A form whose fields keep the caller's order and repeated names, as an HTML form sends

@@ -37,32 +37,60 @@ public struct RequestBodyStream: Sendable {
         source = .file(fileURL)
     }
 
-    /// A stream made afresh by `makeStream` each time the body is read, so a transport can send
-    /// it again (a retry, a 307 redirect).
+    /// A stream made afresh by `makeStream` each time the body is read, so the body can be
+    /// sent again: the same request sent a second time on either transport, or a 307 or 308
+    /// redirect that async-http-client follows.
     ///
     /// - Parameters:
     ///   - length: the bytes every stream delivers, enforced; nil to send the body chunked.
     ///   - makeStream: makes a stream positioned at the body's first byte.
-    public init(length: UInt64?, makeStream: @escaping @Sendable () throws -> any MultipartPartStream) {
-        self.length = length
+    /// - Throws: ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` for a
+    ///   length past `Int64.max`, more than HTTP transports can frame.
+    public init(length: UInt64?, makeStream: @escaping @Sendable () throws -> any MultipartPartStream) throws {
+        self.length = try Self.checked(length)
         source = .factory(makeStream)
     }
 
     /// A stream that can be read once; reading the body a second time is
     /// ``RequestSerializationError/multipartStreamAlreadyConsumed(part:)``.
     ///
+    /// The stream is handed over (`sending`): only the body reads it from now on.
+    ///
     /// - Parameters:
     ///   - stream: the body's bytes, from its first.
     ///   - length: the bytes it delivers, enforced; nil to send the body chunked.
-    public init(stream: any MultipartPartStream, length: UInt64?) {
-        self.length = length
+    /// - Throws: ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` for a
+    ///   length past `Int64.max`, more than HTTP transports can frame.
+    public init(stream: sending any MultipartPartStream, length: UInt64?) throws {
+        self.length = try Self.checked(length)
         source = .oneShot(OneShotStream(stream))
+    }
+
+    /// `length`, unless no transport could frame it.
+    private static func checked(_ length: UInt64?) throws -> UInt64? {
+        if let length, length > UInt64(Int64.max) {
+            throw RequestSerializationError.multipartSourceUnavailable(
+                part: label, reason: "its declared length of \(length) bytes is more than the \(Int64.max) an HTTP body can have")
+        }
+        return length
     }
 
     /// The file the body is read from, for transports that upload a file directly.
     public var fileURL: URL? {
         if case .file(let url) = source { return url }
         return nil
+    }
+
+    /// The file to upload as it is, its size read again just before sending, so a file that
+    /// changed since the body was made is an error and not a body that disagrees with its
+    /// `Content-Length`; nil for a stream.
+    package func fileForDirectUpload() throws -> URL? {
+        guard case .file(let url) = source else { return nil }
+        let size = try MultipartFormData.regularFileSize(url, label: Self.label)
+        guard size == length else {
+            throw RequestSerializationError.multipartLengthMismatch(part: Self.label, declared: length ?? 0, actual: size)
+        }
+        return url
     }
 
     /// How errors name the body, in place of a part's label.

@@ -6,7 +6,7 @@ extension MultipartFormData {
     ///
     /// Use ``appendPart(streamFactory:name:fileName:length:mimeType:)`` for bodies that must
     /// be sent again (retries, redirects).
-    public mutating func appendPart(inputStream: InputStream, name: String, fileName: String, length: UInt64, mimeType: String) throws {
+    public mutating func appendPart(inputStream: sending InputStream, name: String, fileName: String, length: UInt64, mimeType: String) throws {
         try appendPart(stream: InputStreamPart(inputStream), name: name, fileName: fileName, length: length, mimeType: mimeType)
     }
 

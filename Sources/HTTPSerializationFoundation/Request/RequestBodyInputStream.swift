@@ -32,7 +32,6 @@ public final class RequestBodyInputStream: InputStream {
     private var throttle: ThrottleState
     private var status: Stream.Status = .notOpen
     private var failure: (any Error)?
-    private var delivered: UInt64 = 0
 
     /// The multipart form this stream reads, when it reads one.
     public var form: MultipartFormData? {
@@ -47,12 +46,12 @@ public final class RequestBodyInputStream: InputStream {
         super.init(data: Data())
     }
 
-    /// Starts reading the body; only the first call has an effect, and an empty body is at its end at once.
+    /// Starts reading the body; only the first call has an effect.
     public override func open() {
         guard status == .notOpen else { return }
         do {
             reader = try body.makeSource()
-            status = body.length == 0 ? .atEnd : .open
+            status = .open
         } catch {
             failure = error
             status = .error
@@ -87,15 +86,10 @@ public final class RequestBodyInputStream: InputStream {
         if pause > 0 { Thread.sleep(forTimeInterval: pause) }
         do {
             let count = try reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: throttle.cap(length)))
-            delivered += UInt64(count)
-            if count == 0 {
-                status = .atEnd
-            } else if delivered == body.length {
-                // At the end as soon as the last byte is out; one more read lets the source
-                // report a file or stream that runs past its declared length.
-                _ = try reader.read(into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
-                status = .atEnd
-            }
+            // The read after the last byte returns 0 and is where the source reports a file or
+            // stream that runs past its declared length; a consumer that stops at
+            // `Content-Length` never makes it, and never waits on it.
+            if count == 0 { status = .atEnd }
             return count
         } catch {
             failure = error

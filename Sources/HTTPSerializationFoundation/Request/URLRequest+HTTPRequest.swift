@@ -104,10 +104,11 @@ extension URLRequest {
 
     /// The body to send: `body` (what ``serializationParts()`` found), or a stream of another
     /// kind, read once as it is sent (its length from `Content-Length` when the request has one).
-    func bodyForSending(_ body: RequestBody) -> RequestBody {
+    /// The stream is taken over: the `URLRequest` it came from must not be read again.
+    func bodyForSending(_ body: RequestBody) throws -> RequestBody {
         guard case .none = body, let stream = httpBodyStream else { return body }
         let length = value(forHTTPHeaderField: "Content-Length").flatMap { UInt64($0) }
-        return .stream(RequestBodyStream(stream: InputStreamPart(stream), length: length))
+        return .stream(try RequestBodyStream(stream: InputStreamPart(stream), length: length))
     }
 
     /// Checks that the request can be written as HTTP without corrupting it: an RFC 9110
@@ -140,11 +141,13 @@ extension SerializedRequest {
     /// ```
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``,
-    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` or
-    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)``.
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)``,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHeaderField(name:reason:)``, or
+    ///   ``/HTTPSerializationCore/RequestSerializationError/multipartSourceUnavailable(part:reason:)``
+    ///   for a body stream whose `Content-Length` is past `Int64.max`.
     public init(_ request: URLRequest) throws {
         let parts = try request.serializationParts()
-        self.init(request: parts.request, body: request.bodyForSending(parts.body))
+        self.init(request: parts.request, body: try request.bodyForSending(parts.body))
     }
 }
 

@@ -34,7 +34,7 @@ extension URLSession {
         for request: URLRequest, serializer: Serializer,
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil, allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
-        let body = request.bodyForSending(try request.serializationParts().body)
+        let body = try request.bodyForSending(request.serializationParts().body)
         return try await send(request, body: body, serializer: serializer, progress: uploadProgress,
                               allowsRedirectedBodies: allowsRedirectedBodies)
     }
@@ -129,7 +129,7 @@ extension URLSession {
         var request = request
         #if os(Linux) || os(Windows) || os(Android)
         if body.length != nil {
-            if case .stream(let stream) = body, let file = stream.fileURL {
+            if case .stream(let stream) = body, let file = try stream.fileForDirectUpload() {
                 return try await Self.exchange(request) { try await self.upload(for: request, fromFile: file, delegate: delegate) }
             }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
