@@ -61,7 +61,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|requests|json|multipart|upload` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|streaming|multipart|upload` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -181,6 +181,12 @@ if section("requests") {
 if section("json") {
     JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     JSONBenchmarks.runWriter(quick: quick, runs: runs)
+}
+
+// MARK: Streamed responses: NDJSON into Decodable as the chunks arrive
+
+if section("streaming") {
+    StreamingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
 }
 
 // MARK: Multipart, Docs/Benchmarks.md §5

@@ -93,20 +93,29 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let decoded: Result<T, any Error>
         do {
-            decoded = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader in
-                var document = JSONTapeDocument(borrowing: reader)
-                let decoded = decodeRoot(type, from: document)
-                // A type may keep its decoder, or a container, past the decode: then the
-                // document must own its memory before the bytes it reads go away.
-                if !isKnownUniquelyReferenced(&document) { document.keepReadable() }
-                return decoded
-            }
+            decoded = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }
         } catch {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "The given data was not valid JSON: \(error.reasonText) (byte \(error.offset)).",
                 underlyingError: error))
         }
         return try decoded.get()
+    }
+
+    /// Decodes UTF-8 JSON the caller holds (a line of a streamed body); text the reader
+    /// refuses is its `JSONReadingError` itself, not wrapped in a `DecodingError`.
+    package func decode<T: Decodable>(_ type: T.Type, utf8 bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+        try JSONTape.withParsed(utf8: bytes, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }.get()
+    }
+
+    /// Decodes from a tape over memory valid only during this call.
+    private func decodeInPlace<T: Decodable>(_ type: T.Type, _ reader: JSONTapeReader) -> Result<T, any Error> {
+        var document = JSONTapeDocument(borrowing: reader)
+        let decoded = decodeRoot(type, from: document)
+        // A type may keep its decoder, or a container, past the decode: then the document
+        // must own its memory before the bytes it reads go away.
+        if !isKnownUniquelyReferenced(&document) { document.keepReadable() }
+        return decoded
     }
 
     /// The decode itself, in a function of its own so its decoder is released when it returns.

@@ -29,6 +29,17 @@ extension JSONTape {
         }
     }
 
+    /// ``withParsed(_:maximumDepth:_:)`` over UTF-8 bytes the caller holds (a line of a
+    /// streamed body): no encoding detection, and a leading byte-order mark is refused as JSON
+    /// text would refuse it.
+    package static func withParsed<Result>(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, _ body: (JSONTapeReader) -> Result
+    ) throws(JSONReadingError) -> Result {
+        var scanner = JSONScanner(bytes, maximumDepth: maximumDepth)
+        try scanner.scan(from: 0)
+        return scanner.takeWords().withReader(text: UnsafeRawBufferPointer(bytes), body)
+    }
+
     /// Scans `data` and hands its UTF-8 text and the words to `body`, inside the one closure
     /// the text's address is valid in.
     private static func withScanned<Result>(

@@ -22,6 +22,12 @@ extension ParameterValue {
     public init(json data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(JSONReadingError) {
         self = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { $0.build(with: ParameterValueBuilder()) }
     }
+
+    /// ``init(json:maximumDepth:)`` over UTF-8 bytes the caller holds, such as one line of a
+    /// streamed body.
+    package init(utf8JSON bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws(JSONReadingError) {
+        self = try JSONTape.withParsed(utf8: bytes, maximumDepth: maximumDepth) { $0.build(with: ParameterValueBuilder()) }
+    }
 }
 
 private struct ParameterValueBuilder: JSONTapeBuilding {

@@ -1,0 +1,46 @@
+import Foundation
+import HTTPSerialization
+import HTTPTypes
+
+/// The JSON Lines and text-sequence decoder on arbitrary bytes cut into arbitrary chunks:
+/// values or a typed error, never a crash or a hang, and exactly the values and the error
+/// the same body gives read in one piece, so no chunk boundary changes what a caller sees.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzNDJSON(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    var input = FuzzBytes(UnsafeRawBufferPointer(start: start, count: count))
+    var serializer = JSONLinesResponseSerializer()
+    serializer.format = input.below(2) == 0 ? .lines : .textSequence
+    serializer.maximumLineLength = 1 + input.below(256)
+    serializer.maximumDepth = 1 + input.below(8)
+    let sizes = (0..<4).map { _ in 1 + input.below(32) }
+    let body = input.rest()
+    let whole = read(body, with: serializer, sizes: [max(body.count, 1)])
+    let chunked = read(body, with: serializer, sizes: sizes)
+    require(whole.values == chunked.values && whole.error == chunked.error,
+            "chunks \(sizes) read \(chunked) where one piece reads \(whole): \(String(decoding: body, as: UTF8.self).debugDescription)")
+    return 0
+}
+
+private func read(_ body: [UInt8], with serializer: JSONLinesResponseSerializer<ParameterValue>, sizes: [Int]) -> (values: [ParameterValue], error: StreamingResponseError?) {
+    let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/x-ndjson"])
+    var values: [ParameterValue] = []
+    do {
+        var decoder = try serializer.makeBodyDecoder(for: head)
+        try body.withUnsafeBufferPointer { bytes in
+            var start = 0, turn = 0
+            while start < bytes.count {
+                let end = min(start + sizes[turn % sizes.count], bytes.count)
+                try decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &values)
+                start = end
+                turn += 1
+            }
+        }
+        try decoder.finish(into: &values)
+        return (values, nil)
+    } catch let error as StreamingResponseError {
+        return (values, error)
+    } catch {
+        require(false, "an untyped error: \(error)")
+        return (values, nil)
+    }
+}
