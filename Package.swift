@@ -55,10 +55,13 @@ let package = Package(
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ] : [
-        // Test-only: the echo server, the tool and the seeded generators, and an independent
-        // multipart parser to check our bodies against.
+        // Test-only: the echo server, the tool and the seeded generators, and independent
+        // multipart and event-stream parsers to check ours against.
         .package(path: "Development"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // An independent event-stream parser, the oracle of the server-sent events tests
+        // (mattt/EventSource 1.1.1 does not build on Linux: it calls URLSession.bytes).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ]),
     targets: [
         // The umbrella: re-exports every layer, and archives compound response serializers,
@@ -142,6 +145,7 @@ let package = Package(
                 .product(name: "Checksums", package: "Development"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

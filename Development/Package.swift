@@ -4,7 +4,7 @@ import PackageDescription
 // The package's development side: the loopback echo server, the `httpser` tool and the
 // benchmarks, with the dependencies they need. It sits in its own package so that apps
 // depending on swift-http-serialization never resolve swift-nio, async-http-client,
-// swift-argument-parser or multipart-kit. The root package's tests depend on it, which is
+// swift-argument-parser, multipart-kit or swift-openapi-runtime. The root package's tests depend on it, which is
 // also what lets `swift run httpser demo` and `swift run httpser-bench` work from the root.
 
 let strictness: [SwiftSetting] = [
@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
@@ -88,6 +89,7 @@ let package = Package(
                 .product(name: "HTTPSerializationAsyncHTTPClient", package: "swift-http-serialization"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/HTTPSerializationBenchmarks",

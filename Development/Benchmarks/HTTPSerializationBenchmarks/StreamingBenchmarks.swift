@@ -1,6 +1,8 @@
 import Foundation
 import HTTPSerialization
 import HTTPTypes
+import OpenAPIRuntime
+import SeededGenerators
 
 /// Streamed responses: the §6 records as NDJSON, one a line, decoded as the chunks arrive.
 enum StreamingBenchmarks {
@@ -55,6 +57,98 @@ enum StreamingBenchmarks {
             start = end + 1
         }
         return count
+    }
+
+    /// A seeded event stream: `id`, `event` and JSON `data` lines, some events with two data
+    /// lines, a comment every 16th, LF line ends.
+    static func eventStream(events: Int) -> [UInt8] {
+        var random = SplitMix64(seed: 5)
+        var text = ""
+        text.reserveCapacity(events * 110)
+        for index in 0..<events {
+            if index % 16 == 0 { text += ": keep-alive \(index)\n" }
+            text += "id: \(index)\nevent: \(index % 3 == 0 ? "delta" : "update")\n"
+            text += "data: {\"seq\":\(index),\"text\":\"\(random.str(10, 60))\"}\n"
+            if random.below(4) == 0 { text += "data: {\"more\":\"\(random.str(4, 20))\"}\n" }
+            text += "\n"
+        }
+        return Array(text.utf8)
+    }
+
+    /// A body already in memory, handed over in 64 KiB slices as a transport would.
+    struct Slices: AsyncSequence, Sendable {
+        let slices: [ArraySlice<UInt8>]
+        init(_ bytes: [UInt8]) {
+            slices = stride(from: 0, to: bytes.count, by: 65_536).map { bytes[$0..<Swift.min($0 + 65_536, bytes.count)] }
+        }
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var index = 0
+            let slices: [ArraySlice<UInt8>]
+            mutating func next() async -> ArraySlice<UInt8>? {
+                guard index < slices.count else { return nil }
+                defer { index += 1 }
+                return slices[index]
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(slices: slices) }
+    }
+
+    /// Runs `body` to its end from synchronous code.
+    static func blocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<Result>()
+        Task.detached {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    /// Carries a task's result to the thread that waited for it.
+    final class ResultBox<Value: Sendable>: @unchecked Sendable {
+        // Written once by the task before it signals, read once after the wait returns.
+        var value: Value?
+    }
+
+    static func ourEvents(_ body: Slices) async -> Int {
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
+        var count = 0
+        do {
+            for try await event in ServerSentEventsResponseSerializer().values(for: head, body: body) { count += event.data.isEmpty ? 0 : 1 }
+        } catch {
+            return -1
+        }
+        return count
+    }
+
+    static func peerEvents(_ body: Slices) async -> Int {
+        var count = 0
+        do {
+            for try await event in body.asDecodedServerSentEvents() { count += (event.data?.isEmpty ?? true) ? 0 : 1 }
+        } catch {
+            return -1
+        }
+        return count
+    }
+
+    @MainActor
+    static func runEvents(quick: Bool, runs: Int) {
+        let count = quick ? 2_000 : 200_000
+        let bytes = eventStream(events: count)
+        let body = Slices(bytes)
+        check(blocking { await ourEvents(body) } == count, "the event-stream parser lost events")
+        check(blocking { await peerEvents(body) } == count, "swift-openapi-runtime's parser lost events")
+        let times = fastest(runs: runs, [
+            { consume(blocking { await peerEvents(body) }) },
+            { consume(blocking { await ourEvents(body) }) },
+        ])
+        let megabytes = Double(bytes.count) / 1e6
+        print("")
+        print("Event stream, \(bytes.count) bytes, \(count) events, in 64 KiB chunks")
+        print("  swift-openapi-runtime      \(format(megabytes / times[0])) MB/s, \(format(Double(count) / times[0] / 1e3)) k events/s")
+        print("  ServerSentEventsResponseSerializer \(format(megabytes / times[1])) MB/s, \(format(Double(count) / times[1] / 1e3)) k events/s, \(format(times[0] / times[1], 2))x   (target >= 3x)")
+        recordRatio("sse-vs-openapi-runtime", times[0] / times[1], target: 3)
     }
 
     @MainActor

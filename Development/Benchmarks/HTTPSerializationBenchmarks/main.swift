@@ -186,6 +186,7 @@ if section("json") {
 // MARK: Streamed responses: NDJSON into Decodable as the chunks arrive
 
 if section("streaming") {
+    StreamingBenchmarks.runEvents(quick: quick, runs: quick ? 1 : 5)
     StreamingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
 }
 

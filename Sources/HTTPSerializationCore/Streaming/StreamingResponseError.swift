@@ -8,6 +8,8 @@ public enum StreamingResponseError: Error, Sendable, Equatable, CustomStringConv
     case unreadableJSON(line: Int, JSONReadingError)
     /// A line or record that is JSON but not the value asked for (a `DecodingError`, say).
     case undecodableValue(line: Int, underlying: UnderlyingError)
+    /// An event whose data passed the serializer's limit, in bytes.
+    case eventTooLarge(limit: Int)
     /// The body ended inside a value the format needs whole.
     case truncated(reason: String)
 
@@ -20,6 +22,8 @@ public enum StreamingResponseError: Error, Sendable, Equatable, CustomStringConv
             return "Line \(line) of the response is not valid JSON: \(error.reasonText) (byte \(error.offset) of the line)."
         case .undecodableValue(let line, let underlying):
             return "Line \(line) of the response could not be decoded: \(underlying)."
+        case .eventTooLarge(let limit):
+            return "An event of the response holds more than the limit of \(limit) bytes of data."
         case .truncated(let reason):
             return "The response ended early: \(reason)."
         }
