@@ -2,14 +2,14 @@ import Foundation
 import HTTPSerialization
 import HTTPTypes
 
-/// The JSON Lines and text-sequence decoder on arbitrary bytes cut into arbitrary chunks:
+/// The JSON Lines, text-sequence and array decoder on arbitrary bytes cut into arbitrary chunks:
 /// values or a typed error, never a crash or a hang, and exactly the values and the error
 /// the same body gives read in one piece, so no chunk boundary changes what a caller sees.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNDJSON(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     var input = FuzzBytes(UnsafeRawBufferPointer(start: start, count: count))
-    var serializer = JSONLinesResponseSerializer()
-    serializer.format = input.below(2) == 0 ? .lines : .textSequence
+    var serializer = JSONStreamResponseSerializer()
+    serializer.format = [.lines, .textSequence, .array][input.below(3)]
     serializer.maximumLineLength = 1 + input.below(256)
     serializer.maximumDepth = 1 + input.below(8)
     let sizes = (0..<4).map { _ in 1 + input.below(32) }
@@ -21,7 +21,7 @@ public func fuzzNDJSON(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     return 0
 }
 
-private func read(_ body: [UInt8], with serializer: JSONLinesResponseSerializer<ParameterValue>, sizes: [Int]) -> (values: [ParameterValue], error: StreamingResponseError?) {
+private func read(_ body: [UInt8], with serializer: JSONStreamResponseSerializer<ParameterValue>, sizes: [Int]) -> (values: [ParameterValue], error: StreamingResponseError?) {
     let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/x-ndjson"])
     var values: [ParameterValue] = []
     do {

@@ -46,6 +46,10 @@ enum PeakRSS {
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             if name == "upload-bridge", !UploadBenchmarks.bridgeUpload(form, port: sink.port, client: client) { exit(3) }
             try? client.syncShutdown()
+        case "stream-array-baseline", "stream-array":
+            let decoding = name == "stream-array"
+            let result = StreamingBenchmarks.blocking { await StreamingBenchmarks.streamArray(decoding: decoding, bytes: 1 << 30) }
+            if result.elements < 0 { exit(3) }
         default:
             exit(2)
         }

@@ -188,6 +188,7 @@ if section("json") {
 if section("streaming") {
     StreamingBenchmarks.runEvents(quick: quick, runs: quick ? 1 : 5)
     StreamingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+    StreamingBenchmarks.runArray(quick: quick)
 }
 
 // MARK: Multipart, Docs/Benchmarks.md §5

@@ -14,7 +14,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let response = try await client.execute(request, timeout: .seconds(30))
-/// let lines = JSONLinesResponseSerializer()
+/// let lines = JSONStreamResponseSerializer()
 /// for try await record in lines.values(for: HTTPResponse(response), body: response.body.map(\.readableBytesView)) {
 ///     print(record)
 /// }

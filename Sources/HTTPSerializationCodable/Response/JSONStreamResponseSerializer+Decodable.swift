@@ -1,10 +1,10 @@
 import HTTPSerializationCore
 
-extension JSONLinesResponseSerializer where Value: Decodable & SendableMetatype {
+extension JSONStreamResponseSerializer where Value: Decodable & SendableMetatype {
     /// Values decoded into `type`, one a line, with the package's decoder.
     ///
     /// ```swift
-    /// let events = JSONLinesResponseSerializer(decoding: LogEntry.self)
+    /// let events = JSONStreamResponseSerializer(decoding: LogEntry.self)
     /// for try await entry in events.values(for: head, body: chunks) { print(entry.message) }
     /// ```
     ///

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPSerializationCore
 
-extension JSONLinesResponseSerializer where Value == Any {
+extension JSONStreamResponseSerializer where Value == Any {
     /// Values as the graph `JSONSerialization` gives for each line (`[String: Any]`, `[Any]`,
     /// `String`, `NSNumber`, `NSNull`), read by the package's reader as
     /// `JSONResponseSerializer` reads a whole body.

@@ -90,7 +90,7 @@ struct StreamingJSONLinesTests {
         let expected = try Self.lines.filter { $0.contains { $0 != " " } }
             .map { try ParameterValue(json: Data($0.utf8)) }
         for size in 1...bytes.count {
-            #expect(try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody(bytes, chunkSize: size)) == expected, "chunk size \(size)")
+            #expect(try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody(bytes, chunkSize: size)) == expected, "chunk size \(size)")
         }
         var random = SplitMix(state: 21)
         for _ in 0..<200 {
@@ -101,17 +101,17 @@ struct StreamingJSONLinesTests {
                 chunks.append(Array(bytes[start..<min(start + size, bytes.count)]))
                 start += size
             }
-            #expect(try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody(chunks)) == expected)
+            #expect(try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody(chunks)) == expected)
         }
         // The last line needs no line feed.
-        #expect(try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody([Array("1\n2".utf8)])) == [1, 2])
+        #expect(try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody([Array("1\n2".utf8)])) == [1, 2])
     }
 
     @Test("a line that is not JSON ends the stream with its line number, after the values before it")
     func badLine() async throws {
         var delivered: [ParameterValue] = []
         do {
-            for try await value in JSONLinesResponseSerializer().values(for: Self.head(), body: ChunkedBody([Array("1\n\n[2]\n{\"a\":}\n4\n".utf8)])) {
+            for try await value in JSONStreamResponseSerializer().values(for: Self.head(), body: ChunkedBody([Array("1\n\n[2]\n{\"a\":}\n4\n".utf8)])) {
                 delivered.append(value)
             }
             Issue.record("no error")
@@ -125,7 +125,7 @@ struct StreamingJSONLinesTests {
 
     @Test("a line past the limit fails as soon as it passes, however it is chunked, holding no more than the limit")
     func lineLimit() async throws {
-        var serializer = JSONLinesResponseSerializer()
+        var serializer = JSONStreamResponseSerializer()
         serializer.maximumLineLength = 16
         let long = Array("[1]\n\"" .utf8) + Array(repeating: UInt8(ascii: "a"), count: 10_000)
         for size in [1, 7, 10_005] {
@@ -134,7 +134,7 @@ struct StreamingJSONLinesTests {
             }
         }
         #expect(try await Self.collect(serializer, ChunkedBody([Array("[\"0123456789ab\"]\r\n".utf8)])).count == 1)
-        var nested = JSONLinesResponseSerializer()
+        var nested = JSONStreamResponseSerializer()
         nested.maximumDepth = 3
         await #expect(throws: StreamingResponseError.self) {
             _ = try await Self.collect(nested, ChunkedBody([Array("[[[[1]]]]\n".utf8)]))
@@ -146,9 +146,9 @@ struct StreamingJSONLinesTests {
         let body = Array("\u{1E}{\"a\":1}\n\u{1E}[2,\n3]\n\u{1E}\"x\"\n".utf8)
         let expected: [ParameterValue] = [["a": 1], [2, 3], "x"]
         for size in [1, 2, 5, body.count] {
-            #expect(try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody(body, chunkSize: size), head: Self.head("application/json-seq")) == expected)
+            #expect(try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody(body, chunkSize: size), head: Self.head("application/json-seq")) == expected)
         }
-        var chosen = JSONLinesResponseSerializer()
+        var chosen = JSONStreamResponseSerializer()
         chosen.format = .textSequence
         #expect(try await Self.collect(chosen, ChunkedBody([body])) == expected)
         do {
@@ -165,12 +165,12 @@ struct StreamingJSONLinesTests {
     func headFirst() async throws {
         let pulls = PullCounter()
         await #expect(throws: ResponseSerializationError.self) {
-            _ = try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody([Array("1\n".utf8)], pulls: pulls), head: Self.head("text/html"))
+            _ = try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody([Array("1\n".utf8)], pulls: pulls), head: Self.head("text/html"))
         }
         #expect(pulls.value == 0)
 
         do {
-            _ = try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody([Array("{\"error\":".utf8), Array("\"quota\"}\n".utf8)]), head: Self.head(status: 429))
+            _ = try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody([Array("{\"error\":".utf8), Array("\"quota\"}\n".utf8)]), head: Self.head(status: 429))
             Issue.record("no error")
         } catch let error as ResponseSerializationError {
             guard case .unacceptableStatusCode(429, let context, _) = error else { Issue.record("got \(error)"); return }
@@ -178,9 +178,9 @@ struct StreamingJSONLinesTests {
         }
 
         // No content type: an empty body passes, a byte fails.
-        #expect(try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody([[], []]), head: Self.head(nil)).isEmpty)
+        #expect(try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody([[], []]), head: Self.head(nil)).isEmpty)
         await #expect(throws: ResponseSerializationError.self) {
-            _ = try await Self.collect(JSONLinesResponseSerializer(), ChunkedBody([[], Array("1\n".utf8)]), head: Self.head(nil))
+            _ = try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody([[], Array("1\n".utf8)]), head: Self.head(nil))
         }
     }
 
@@ -188,13 +188,13 @@ struct StreamingJSONLinesTests {
     func incrementalAndCancellable() async throws {
         let pulls = PullCounter()
         let endless = ChunkedBody(Array(repeating: Array("7\n".utf8), count: 100_000), pulls: pulls)
-        var iterator = JSONLinesResponseSerializer().values(for: Self.head(), body: endless).makeAsyncIterator()
+        var iterator = JSONStreamResponseSerializer().values(for: Self.head(), body: endless).makeAsyncIterator()
         #expect(try await iterator.next() == 7)
         #expect(pulls.value == 1)
 
         let reader = Task {
             var count = 0
-            for try await _ in JSONLinesResponseSerializer().values(for: Self.head(), body: endless) {
+            for try await _ in JSONStreamResponseSerializer().values(for: Self.head(), body: endless) {
                 count += 1
                 if count == 10 { withUnsafeCurrentTask { $0?.cancel() } }
             }
@@ -206,7 +206,7 @@ struct StreamingJSONLinesTests {
 
     @Test("as a whole-body serializer it gives every value, and an empty body gives none")
     func wholeBody() throws {
-        let serializer = JSONLinesResponseSerializer()
+        let serializer = JSONStreamResponseSerializer()
         #expect(try serializer.responseObject(for: Self.head(), data: Data("1\n[2]\n".utf8)) == [1, [2]])
         #expect(try serializer.responseObject(for: Self.head(), data: Data()).isEmpty)
         #expect(try serializer.responseObject(for: Self.head(), data: nil).isEmpty)
@@ -215,6 +215,58 @@ struct StreamingJSONLinesTests {
         }
         guard case .unreadableJSON(2, let reading)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(reading.offset == 1)
+    }
+
+    @Test("a top-level array gives its elements as they complete, whatever the chunking, the same as reading it whole")
+    func arrayElements() async throws {
+        let text = #" [ {"a":[1,{"b":"],[\""}]}, "x,]\\", 12.5e1 ,true,null, [[],{}] ,"", -0 ] "#
+        let whole = try ParameterValue(json: Data(text.utf8))
+        guard case .array(let elements) = whole else { Issue.record("not an array"); return }
+        let expected = Array(elements)
+        let bytes = Array(text.utf8)
+        let json = Self.head("application/json")
+        for size in 1...bytes.count {
+            #expect(try await Self.collect(JSONStreamResponseSerializer(), ChunkedBody(bytes, chunkSize: size), head: json) == expected, "chunk size \(size)")
+        }
+        var chosen = JSONStreamResponseSerializer()
+        chosen.format = .array
+        #expect(try await Self.collect(chosen, ChunkedBody([Array("[1,2]".utf8)])) == [1, 2])
+        #expect(try await Self.collect(chosen, ChunkedBody([Array("[]".utf8)])).isEmpty)
+        #expect(try await Self.collect(chosen, ChunkedBody([Array(" \n".utf8)])).isEmpty)
+    }
+
+    @Test("an array that is not one, an element that is not JSON, a huge element and an unclosed array are typed errors")
+    func arrayFaults() async throws {
+        var serializer = JSONStreamResponseSerializer()
+        serializer.format = .array
+        serializer.maximumLineLength = 32
+        func fault(_ text: String) async -> (StreamingResponseError?, [ParameterValue]) {
+            var values: [ParameterValue] = []
+            do {
+                for try await value in serializer.values(for: Self.head(), body: ChunkedBody(Array(text.utf8), chunkSize: 3)) { values.append(value) }
+                return (nil, values)
+            } catch {
+                return (error as? StreamingResponseError, values)
+            }
+        }
+        let trailingComma = await fault("[1,]")
+        guard case .unreadableArray(let comma)? = trailingComma.0 else { Issue.record("got \(trailingComma)"); return }
+        #expect(comma.offset == 3 && trailingComma.1 == [1])
+        let missingComma = await fault("[1 2]")
+        guard case .unreadableArray(let missing)? = missingComma.0 else { Issue.record("got \(missingComma)"); return }
+        #expect(missing.offset == 3)
+        guard case .unreadableArray(let object)? = await fault(" {}").0 else { Issue.record("an object read as an array"); return }
+        #expect(object.offset == 1)
+        guard case .unreadableArray(let after)? = await fault("[1] x").0 else { Issue.record("data after the array"); return }
+        #expect(after.offset == 4)
+        let badElement = await fault("[1, tru, 3]")
+        guard case .unreadableElement(2, _)? = badElement.0 else { Issue.record("got \(badElement)"); return }
+        #expect(badElement.1 == [1])
+        let huge = await fault("[1, \"" + String(repeating: "a", count: 100) + "\"]")
+        #expect(huge.0 == .elementTooLarge(index: 2, limit: 32))
+        let unclosed = await fault("[1, [2, 3]")
+        guard case .truncated? = unclosed.0 else { Issue.record("got \(unclosed)"); return }
+        #expect(unclosed.1 == [1, [2, 3]])
     }
 
     @Test("the line splitter ends lines at CR, LF and CRLF, a CRLF split across chunks counting once")

@@ -26,7 +26,7 @@ struct JSONLinesOutputsTests {
 
     @Test("each line decodes into the model as it completes; one that does not fit names its line and keeps the DecodingError")
     func decodable() async throws {
-        let serializer = JSONLinesResponseSerializer(decoding: Entry.self)
+        let serializer = JSONStreamResponseSerializer(decoding: Entry.self)
         var entries: [Entry] = []
         do {
             for try await entry in serializer.values(for: Self.head, body: Self.chunks("{\"id\":1,\"message\":\"a\"}\n{\"id\":2,\"message\":\"b\"}\r\n{\"id\":\"3\"}\n")) {
@@ -41,11 +41,28 @@ struct JSONLinesOutputsTests {
         #expect(try serializer.responseObject(for: Self.head, data: Data("{\"id\":9,\"message\":\"z\"}".utf8)) == [Entry(id: 9, message: "z")])
     }
 
+    @Test("array elements decode into the model one by one; one that does not fit names its index")
+    func decodableArrayElements() async throws {
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json; charset=utf-8"])
+        let serializer = JSONStreamResponseSerializer(decoding: Entry.self)
+        var entries: [Entry] = []
+        do {
+            for try await entry in serializer.values(for: head, body: Self.chunks(#"[{"id":1,"message":"a"}, {"id":2,"message":"b"}, {"id":3}]"#)) {
+                entries.append(entry)
+            }
+            Issue.record("no error")
+        } catch StreamingResponseError.undecodableElement(let index, let underlying) {
+            #expect(index == 3)
+            #expect(underlying.error is DecodingError)
+        }
+        #expect(entries == [Entry(id: 1, message: "a"), Entry(id: 2, message: "b")])
+    }
+
     @Test("Any values are the graph JSONSerialization gives for each line, nulls removed when asked")
     func foundationGraph() async throws {
         let text = "{\"a\":null,\"b\":[1,null,true]}\n\"s\"\n"
         var plain: [Any] = []
-        for try await value in JSONLinesResponseSerializer<Any>().values(for: Self.head, body: Self.chunks(text)) { plain.append(value) }
+        for try await value in JSONStreamResponseSerializer<Any>().values(for: Self.head, body: Self.chunks(text)) { plain.append(value) }
         #expect(plain.count == 2)
         let first = try #require(plain.first as? [String: Any])
         #expect(first["a"] is NSNull)
@@ -53,7 +70,7 @@ struct JSONLinesOutputsTests {
         #expect(plain.last as? String == "s")
 
         var trimmed: [Any] = []
-        for try await value in JSONLinesResponseSerializer<Any>(removingNulls: true).values(for: Self.head, body: Self.chunks(text)) { trimmed.append(value) }
+        for try await value in JSONStreamResponseSerializer<Any>(removingNulls: true).values(for: Self.head, body: Self.chunks(text)) { trimmed.append(value) }
         let kept = try #require(trimmed.first as? [String: Any])
         #expect(kept["a"] == nil)
         #expect((kept["b"] as? [Any])?.count == 2)
