@@ -38,6 +38,9 @@ let package = Package(
         .library(name: "HTTPSerializationXML", targets: ["HTTPSerializationXML"]),
         // Image response serializer (libpng and libjpeg on Linux).
         .library(name: "HTTPSerializationImages", targets: ["HTTPSerializationImages"]),
+        // gzip and deflate bodies, streamed or whole, with limits against decompression bombs
+        // (the system's zlib).
+        .library(name: "HTTPSerializationCompression", targets: ["HTTPSerializationCompression"]),
         .library(name: "HTTPSerializationAsyncHTTPClient", targets: ["HTTPSerializationAsyncHTTPClient"]),
     ],
     traits: [
@@ -70,7 +73,7 @@ let package = Package(
             name: "HTTPSerialization",
             dependencies: [
                 "HTTPSerializationCore", "HTTPSerializationCodable", "HTTPSerializationFoundation", "HTTPSerializationXML",
-                "HTTPSerializationImages",
+                "HTTPSerializationImages", "HTTPSerializationCompression",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictness
@@ -100,6 +103,16 @@ let package = Package(
             name: "HTTPSerializationImages",
             dependencies: ["HTTPSerializationCore", "CImageCodecs", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictness
+        ),
+        .target(
+            name: "HTTPSerializationCompression",
+            dependencies: ["HTTPSerializationCore", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictness
+        ),
+        // zlib's init macros as functions Swift can call.
+        .target(
+            name: "CZlib",
+            linkerSettings: [.linkedLibrary("z")]
         ),
         // PNG and JPEG decoding with the libraries' longjmp error paths kept in C.
         .target(
@@ -133,6 +146,12 @@ let package = Package(
             dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             // JSONTestSuite's cases, read from the source tree by their test.
             exclude: ["Fixtures"],
+            swiftSettings: strictness
+        ),
+        // The compression module alone, with no Foundation.
+        .testTarget(
+            name: "HTTPSerializationCompressionTests",
+            dependencies: ["HTTPSerializationCompression", "HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 export HTTPSERIALIZATION_DOCS=1
 
 targets=(HTTPSerializationCore HTTPSerializationCodable HTTPSerializationFoundation
-         HTTPSerializationXML HTTPSerializationImages HTTPSerialization)
+         HTTPSerializationXML HTTPSerializationImages HTTPSerializationCompression HTTPSerialization)
 target_flags=()
 for target in "${targets[@]}"; do target_flags+=(--target "$target"); done
 

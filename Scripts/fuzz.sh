@@ -10,7 +10,7 @@ set -euo pipefail
 seconds="${1:-30}"
 shift || true
 only=("$@")
-declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000 [plist]=300000 [json]=500000 [ndjson]=300000 [sse]=300000)
+declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000 [plist]=300000 [json]=500000 [ndjson]=300000 [sse]=300000 [gzip]=100000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
 mkdir -p "$build"
@@ -38,7 +38,7 @@ for module in "$root"/Sources/HTTPSerialization*/; do
         objects+=("$products/$name.build/$(basename "$source").o")
     done < <(find "$module" -name '*.swift')
 done
-mapfile -t -O "${#objects[@]}" objects < <(find "$products" \( -path '*/HTTPTypes.build/*.o' -o -path '*/CImageCodecs.build/*.o' \) | sort)
+mapfile -t -O "${#objects[@]}" objects < <(find "$products" \( -path '*/HTTPTypes.build/*.o' -o -path '*/CImageCodecs.build/*.o' -o -path '*/CZlib.build/*.o' \) | sort)
 [ "${#objects[@]}" -gt 0 ] || { echo "fuzz: no object files under $products" >&2; exit 1; }
 
 status=0
@@ -49,8 +49,9 @@ for target in "$root"/Fuzz/Targets/*.swift; do
     echo "fuzz: building $name"
     swiftc -parse-as-library -O $sanitize -I "$products/Modules" \
         -Xcc -fmodule-map-file="$products/CImageCodecs.build/module.modulemap" -Xcc -I"$root/Sources/CImageCodecs/include" \
+        -Xcc -fmodule-map-file="$products/CZlib.build/module.modulemap" -Xcc -I"$root/Sources/CZlib/include" \
         "$target" "$root/Fuzz/Targets/FuzzBytes.swift" "${objects[@]}" \
-        -lpng16 -ljpeg -o "$build/$name" 2> >(grep -v "warning:" >&2 || true)
+        -lpng16 -ljpeg -lz -o "$build/$name" 2> >(grep -v "warning:" >&2 || true)
     corpus="$build/corpus/$name"
     mkdir -p "$corpus" "$root/Fuzz/Corpus/$name"
     if [ "$seconds" = "ci" ]; then

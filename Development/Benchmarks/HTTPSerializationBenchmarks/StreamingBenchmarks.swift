@@ -230,6 +230,62 @@ enum StreamingBenchmarks {
         }
     }
 
+    /// Decodes a gzip body given as 64 KiB chunks, discarding the output; the bytes decoded.
+    static func gunzip(_ chunks: Slices) async -> Int {
+        let head = HTTPResponse(status: .ok, headerFields: [.contentEncoding: "gzip"])
+        var total = 0
+        do {
+            var limits = DecompressionLimits()
+            limits.maximumSize = nil
+            for try await chunk in try chunks.decodingContentEncoding(of: head, limits: limits) { total += chunk.count }
+        } catch {
+            return -1
+        }
+        return total
+    }
+
+    /// `gzip -dc FILE > /dev/null` in a subprocess, its wall time; nil when gzip cannot run.
+    static func gzipCommand(_ arguments: [String], input: URL, output: URL?) -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip"] + arguments + [input.path]
+        process.standardOutput = output.flatMap { try? FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
+        let started = Date()
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? Date().timeIntervalSince(started) : nil
+    }
+
+    @MainActor
+    static func runGzip(quick: Bool, runs: Int) {
+        guard let records = ndjson(records: quick ? 500 : 56_000) else { return check(false, "the NDJSON body could not be made") }
+        let plain = Array(repeating: records, count: quick ? 1 : 5).reduce(Data(), +)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-gzip-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("body.ndjson"), compressed = folder.appendingPathComponent("body.ndjson.gz")
+        guard (try? plain.write(to: source)) != nil, FileManager.default.createFile(atPath: compressed.path, contents: nil),
+              gzipCommand(["-c", "-6"], input: source, output: compressed) != nil,
+              let gzipped = try? Data(contentsOf: compressed) else {
+            return check(false, "gzip could not compress the benchmark body")
+        }
+        let body = Slices(Array(gzipped))
+        check(blocking { await gunzip(body) } == plain.count, "gzip decoding lost bytes")
+        var peer = Double.infinity, ours = Double.infinity
+        for _ in 0..<runs {
+            if let seconds = gzipCommand(["-dc"], input: compressed, output: nil) { peer = min(peer, seconds) }
+            let started = Date()
+            consume(blocking { await gunzip(body) })
+            ours = min(ours, Date().timeIntervalSince(started))
+        }
+        let megabytes = Double(plain.count) / 1e6
+        print("")
+        print("gzip response, \(gzipped.count) bytes decoding to \(plain.count), in 64 KiB chunks")
+        print("  gzip -dc (a process)       \(format(megabytes / peer)) MB/s")
+        print("  decodingContentEncoding    \(format(megabytes / ours)) MB/s, \(format(peer / ours, 2))x gzip -dc   (target >= 0.8x)")
+        recordRatio("gzip-vs-gzip-dc", peer / ours, target: 0.8)
+    }
+
     @MainActor
     static func run(quick: Bool, runs: Int) {
         let count = quick ? 500 : 56_000

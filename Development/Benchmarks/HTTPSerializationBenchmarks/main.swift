@@ -189,6 +189,7 @@ if section("streaming") {
     StreamingBenchmarks.runEvents(quick: quick, runs: quick ? 1 : 5)
     StreamingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     StreamingBenchmarks.runArray(quick: quick)
+    StreamingBenchmarks.runGzip(quick: quick, runs: quick ? 1 : 5)
 }
 
 // MARK: Multipart, Docs/Benchmarks.md §5
