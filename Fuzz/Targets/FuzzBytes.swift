@@ -1,3 +1,5 @@
+import HTTPSerialization
+
 /// Reads fuzz input as a stream of choices; exhausted input reads as zeros, so every input
 /// is a complete program.
 struct FuzzBytes {
@@ -39,5 +41,33 @@ struct FuzzBytes {
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {
         fatalError("fuzz invariant broken: \(message())")
+    }
+}
+
+/// Feeds `body` to `decoder` in chunks whose sizes cycle through `sizes`, then finishes it:
+/// the values it gave and the streaming error that stopped it, if any. Any other error
+/// breaks the invariant that streaming faults are typed.
+func decodeInChunks<Decoder: StreamingBodyDecoder>(
+    _ body: [UInt8], with decoder: Decoder, sizes: [Int]
+) -> (values: [Decoder.Value], error: StreamingResponseError?) {
+    var decoder = decoder
+    var values: [Decoder.Value] = []
+    do {
+        try body.withUnsafeBufferPointer { bytes in
+            var start = 0, turn = 0
+            while start < bytes.count {
+                let end = min(start + sizes[turn % sizes.count], bytes.count)
+                try decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &values)
+                start = end
+                turn += 1
+            }
+        }
+        try decoder.finish(into: &values)
+        return (values, nil)
+    } catch let error as StreamingResponseError {
+        return (values, error)
+    } catch {
+        require(false, "an untyped error: \(error)")
+        return (values, nil)
     }
 }

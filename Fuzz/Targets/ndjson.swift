@@ -23,24 +23,10 @@ public func fuzzNDJSON(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 
 private func read(_ body: [UInt8], with serializer: JSONStreamResponseSerializer<ParameterValue>, sizes: [Int]) -> (values: [ParameterValue], error: StreamingResponseError?) {
     let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/x-ndjson"])
-    var values: [ParameterValue] = []
-    do {
-        var decoder = try serializer.makeBodyDecoder(for: head)
-        try body.withUnsafeBufferPointer { bytes in
-            var start = 0, turn = 0
-            while start < bytes.count {
-                let end = min(start + sizes[turn % sizes.count], bytes.count)
-                try decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &values)
-                start = end
-                turn += 1
-            }
-        }
-        try decoder.finish(into: &values)
-        return (values, nil)
-    } catch let error as StreamingResponseError {
-        return (values, error)
-    } catch {
-        require(false, "an untyped error: \(error)")
-        return (values, nil)
+    guard let decoder = try? serializer.makeBodyDecoder(for: head) else {
+        require(false, "no decoder")
+        return ([], nil)
     }
+    let result = decodeInChunks(body, with: decoder, sizes: sizes)
+    return (result.values, result.error)
 }

@@ -27,24 +27,10 @@ public func fuzzServerSentEvents(_ start: UnsafeRawPointer?, _ count: Int) -> CI
 
 private func read(_ body: [UInt8], with serializer: ServerSentEventsResponseSerializer, sizes: [Int]) -> (events: [ServerSentEvent], error: StreamingResponseError?) {
     let head = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
-    var events: [ServerSentEvent] = []
-    do {
-        var decoder = try serializer.makeBodyDecoder(for: head)
-        try body.withUnsafeBufferPointer { bytes in
-            var start = 0, turn = 0
-            while start < bytes.count {
-                let end = min(start + sizes[turn % sizes.count], bytes.count)
-                try decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &events)
-                start = end
-                turn += 1
-            }
-        }
-        try decoder.finish(into: &events)
-        return (events, nil)
-    } catch let error as StreamingResponseError {
-        return (events, error)
-    } catch {
-        require(false, "an untyped error: \(error)")
-        return (events, nil)
+    guard let decoder = try? serializer.makeBodyDecoder(for: head) else {
+        require(false, "no decoder")
+        return ([], nil)
     }
+    let result = decodeInChunks(body, with: decoder, sizes: sizes)
+    return (result.values, result.error)
 }

@@ -170,6 +170,9 @@ final class StreamBodySource: BodyByteSource {
         let stream: any MultipartPartStream
         do {
             stream = try factory()
+        } catch let error as RequestSerializationError {
+            // Already names its body or part (a factory over another body, say), as reads do.
+            throw error
         } catch {
             throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "the stream factory failed: \(error)")
         }
