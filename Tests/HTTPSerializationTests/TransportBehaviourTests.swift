@@ -81,7 +81,11 @@ struct TransportBehaviourTests {
 
     @Test("a refused connection is TransportError.connectionRefused, as NSURLErrorCannotConnectToHost", arguments: Transport.allCases)
     func connectionRefused(transport: Transport) async throws {
-        let url = URL(string: "http://127.0.0.1:\(try Self.closedPort())/json")!
+        // Bound but not listening for the whole test: refused, and no parallel test's server
+        // can take the port in between (a port closed and handed back could be).
+        let closed = try LoopbackListener(listens: false)
+        defer { _ = Glibc.close(closed.descriptor) }
+        let url = URL(string: "http://127.0.0.1:\(closed.port)/json")!
         let error = await #expect(throws: TransportError.self) {
             try await transport.send(Self.request("GET", url), serializer: HTTPResponseSerializer())
         }
@@ -173,11 +177,6 @@ struct TransportBehaviourTests {
     }
 
     /// A port nothing listens on: bound, read, then closed.
-    static func closedPort() throws -> Int {
-        let listener = try SilentListener()
-        listener.close()
-        return listener.port
-    }
 }
 
 /// A server that has stopped responding: it listens, the kernel completes handshakes, and

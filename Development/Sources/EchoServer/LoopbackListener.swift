@@ -14,7 +14,10 @@ public struct LoopbackListener: Sendable {
     public let port: Int
 
     /// Binds and listens, or throws the `errno` of the step that failed.
-    public init(backlog: Int32 = 64) throws {
+    ///
+    /// With `listens` false the socket is only bound: connections to its port are refused,
+    /// and no other socket can take the port while it is open (a reliably closed port).
+    public init(backlog: Int32 = 64, listens: Bool = true) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXErrorCode(rawValue: errno).map(SocketFailure.init) ?? SocketFailure(code: nil) }
         var address = sockaddr_in()
@@ -28,7 +31,7 @@ public struct LoopbackListener: Sendable {
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard bound == 0, listen(fd, backlog) == 0, named == 0 else {
+        guard bound == 0, !listens || listen(fd, backlog) == 0, named == 0 else {
             let failure = SocketFailure(code: POSIXErrorCode(rawValue: errno))
             close(fd)
             throw failure
