@@ -1,34 +1,23 @@
-internal import CZlib
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPSerializationCore
 
-/// zlib's deflate, whole: the bytes of `input` in `encoding`.
-///
-/// The tests' source of compressed bodies today; request compression builds on it.
+/// Whole-buffer compression, through the same ``DeflatingStream`` that compresses bodies as
+/// they are sent.
 package enum Deflater {
-    /// `input` compressed as gzip (one member) or zlib-wrapped deflate, at `level` (0–9).
-    package static func compress(_ input: [UInt8], as encoding: ContentEncoding, level: Int32 = 6) -> [UInt8] {
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer {
-            deflateEnd(stream)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-        }
-        guard czlib_deflate_init(stream, level, encoding == .gzip ? 31 : 15) == Z_OK else { return [] }
+    /// `input` compressed as gzip (one member) or zlib-wrapped deflate, at `level` (1–9).
+    package static func compress(_ input: [UInt8], as encoding: ContentEncoding, level: Int32 = 6) throws -> [UInt8] {
+        let stream = try DeflatingStream(source: RequestBody.bytes(Data(input)).makeSource(), encoding: encoding, level: level)
+        defer { stream.close() }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        input.withUnsafeBufferPointer { source in
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-            stream.pointee.avail_in = UInt32(source.count)
-            var status = Z_OK
-            while status == Z_OK {
-                chunk.withUnsafeMutableBufferPointer { out in
-                    stream.pointee.next_out = out.baseAddress
-                    stream.pointee.avail_out = UInt32(out.count)
-                    status = deflate(stream, Z_FINISH)
-                    result += out[..<(out.count - Int(stream.pointee.avail_out))]
-                }
-            }
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+            if count == 0 { return result }
+            result += chunk[..<count]
         }
-        return result
     }
 }

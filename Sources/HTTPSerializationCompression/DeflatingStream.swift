@@ -14,6 +14,7 @@ final class DeflatingStream: MultipartPartStream {
     private var input: UnsafeMutableBufferPointer<UInt8>
     private var sourceEnded = false
     private var finished = false
+    /// zlib accepted the stream, so `deinit` must end it.
     private var started = false
 
     init(source: any BodyByteSource, encoding: ContentEncoding, level: Int32) throws {
@@ -21,10 +22,8 @@ final class DeflatingStream: MultipartPartStream {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         input = .allocate(capacity: 1 << 16)
+        // Every property is set, so `deinit` runs (and frees the buffers) even if this throws.
         guard czlib_deflate_init(stream, level, encoding == .gzip ? 31 : 15) == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            input.deallocate()
             throw MultipartStreamError(reason: "zlib could not start compressing")
         }
         started = true
@@ -84,7 +83,7 @@ extension RequestBody {
         case .none:
             return .none
         case .bytes(let data):
-            return .bytes(Data(Deflater.compress(Array(data), as: encoding, level: level)))
+            return .bytes(Data(try Deflater.compress(Array(data), as: encoding, level: level)))
         case .multipart, .stream:
             let body = self
             return .stream(try RequestBodyStream(length: nil) {

@@ -63,11 +63,6 @@ extension JSONTape {
     package var reader: JSONTapeReader {
         JSONTapeReader(base: storage.bytes.baseAddress!, byteCount: storage.bytes.count, words: storage.words)
     }
-
-    /// Runs `body` with direct access to the tape and its bytes, keeping them alive meanwhile.
-    package func withReader<Result>(_ body: (JSONTapeReader) throws -> Result) rethrows -> Result {
-        try withExtendedLifetime(storage) { try body(reader) }
-    }
 }
 
 /// Reads entries and turns strings and numbers into Swift values; valid while the
