@@ -28,6 +28,7 @@ let package = Package(
         .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -55,7 +56,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                "Checksums",
+                // Already resolved for async-http-client: gzip for the streamed routes.
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                "Checksums", "SeededGenerators",
             ],
             swiftSettings: strictness
         ),

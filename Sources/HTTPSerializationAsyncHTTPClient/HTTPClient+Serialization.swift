@@ -140,9 +140,9 @@ extension HTTPClient {
     ///   - request: the request to send; its method, target, header fields and body go out as
     ///     they are, fields in order.
     ///   - serializer: validates the response and decodes its body, knowing the request's method.
-    ///   - timeout: the whole exchange's time limit (URLSession's default, 60 seconds, unless
-    ///     given); zero or less is ``/HTTPSerializationCore/TransportError/timedOut(url:seconds:)``
-    ///     before anything is sent.
+    ///   - timeout: how long the response head may take (URLSession's default, 60 seconds,
+    ///     unless given); zero or less is ``/HTTPSerializationCore/TransportError/timedOut(url:seconds:)``
+    ///     before anything is sent. The body is then read within the client's own read timeout.
     ///   - maximumResponseSize: bodies larger than this are refused while downloading.
     ///   - uploadProgress: called as bytes go out.
     ///   - downloadProgress: called as bytes come in.
@@ -158,44 +158,125 @@ extension HTTPClient {
         downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
         allowsRedirectedBodies: Bool = false
     ) async throws -> SerializedResponse<Serializer.Output> {
+        let streamed = try await stream(request, timeout: timeout, uploadProgress: uploadProgress, downloadProgress: downloadProgress,
+                                        allowsRedirectedBodies: allowsRedirectedBodies)
+        var body = Data()
+        for try await chunk in streamed.body {
+            guard body.count + chunk.count <= maximumResponseSize else {
+                throw ResponseSerializationError.responseSerializationFailed(
+                    reason: "The response body exceeds \(maximumResponseSize) bytes.",
+                    response: ResponseContext(response: streamed.response, data: nil))
+            }
+            chunk.withUnsafeBytes { body.append(contentsOf: $0) }
+        }
+        let context = ResponseContext(response: streamed.response, data: body, requestMethod: request.request.method)
+        return try SerializedResponse.decoding(context, url: streamed.url, serializer: serializer)
+    }
+
+    /// Sends a serialized request through async-http-client and hands back the response as
+    /// soon as its head arrives, with the body still to be read.
+    ///
+    /// For bodies read while they come: server-sent events, JSON Lines, huge arrays, large
+    /// downloads. Decode them with a streaming serializer.
+    ///
+    /// A client whose configuration enables decompression (`HTTPClient.shared` does) asks for
+    /// and undoes gzip and deflate itself, but leaves `Content-Encoding` in the head: decode
+    /// nothing again. A client without it (`HTTPClient(eventLoopGroup:)`'s default) hands over
+    /// the coded bytes, which `decodingContentEncoding(limits:)` of HTTPSerializationCompression
+    /// undoes within its limits.
+    ///
+    /// ```swift
+    /// let streamed = try await HTTPClient.shared.stream(request)
+    /// for try await event in streamed.values(ServerSentEventsResponseSerializer()) {
+    ///     print(event.data)
+    /// }
+    /// ```
+    ///
+    /// Stopping the iteration, or cancelling its task, closes the exchange.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send; its method, target, header fields and body go out as
+    ///     they are, fields in order.
+    ///   - timeout: how long the response head may take (URLSession's default, 60 seconds,
+    ///     unless given); zero or less is ``/HTTPSerializationCore/TransportError/timedOut(url:seconds:)``
+    ///     before anything is sent. The body may then take as long as it takes, within the
+    ///     client's own read timeout.
+    ///   - uploadProgress: called as bytes go out.
+    ///   - downloadProgress: called as bytes come in.
+    ///   - allowsRedirectedBodies: a request with a body whose response came from another URL is
+    ///     an error unless this is true.
+    /// - Throws: ``/HTTPSerializationCore/TransportError`` when no response came and
+    ///   ``/HTTPSerializationCore/TransportError/redirectedWithBody(url:to:)``; reading the body
+    ///   throws ``/HTTPSerializationCore/TransportError`` when the connection fails midway.
+    public func stream(
+        _ request: SerializedRequest, timeout: TimeAmount = .seconds(60),
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+        allowsRedirectedBodies: Bool = false
+    ) async throws -> StreamedResponse<ResponseBodyChunks> {
         let clientRequest = try HTTPClientRequest(request, uploadProgress: uploadProgress)
         // async-http-client may still answer from a warm connection after a past deadline;
         // a limit that has already run out is the same timeout every time.
         guard timeout > .zero else {
             throw TransportError.timedOut(url: request.urlString, seconds: Double(timeout.nanoseconds) / 1e9)
         }
-        let (response, body): (HTTPClientResponse, Data)
+        let response: HTTPClientResponse
         do {
-            (response, body) = try await exchange(clientRequest, timeout: timeout, maximumResponseSize: maximumResponseSize,
-                                                  downloadProgress: downloadProgress)
+            response = try await execute(clientRequest, timeout: timeout)
         } catch {
             throw TransportError(asyncHTTPClientError: error, url: request.urlString, timeout: timeout) ?? error
         }
         // The URL the response came from, after any redirect, as URLSession reports it.
         let respondingURL = response.history.count > 1 ? response.url?.absoluteString : nil
         try request.checkNotRedirected(to: respondingURL, allowsRedirectedBodies: allowsRedirectedBodies)
-        let context = ResponseContext(response: HTTPResponse(response), data: body, requestMethod: request.request.method)
-        return try SerializedResponse.decoding(context, url: response.url ?? URL(string: request.urlString), serializer: serializer)
+        let head = HTTPResponse(response)
+        let expected = head.headerFields[.contentLength].flatMap { Int64($0) }
+        let body = ResponseBodyChunks(body: response.body, url: request.urlString, timeout: timeout, expectedLength: expected,
+                                      progress: downloadProgress)
+        return StreamedResponse(response: head, body: body, url: response.url ?? URL(string: request.urlString),
+                                requestMethod: request.request.method)
+    }
+}
+
+/// The body of a response from ``/AsyncHTTPClient/HTTPClient/stream(_:timeout:uploadProgress:downloadProgress:allowsRedirectedBodies:)``,
+/// chunk by chunk as async-http-client receives it.
+///
+/// Its failures are ``/HTTPSerializationCore/TransportError``s, as the send's are; download
+/// progress is reported as chunks are handed on.
+public struct ResponseBodyChunks: AsyncSequence, Sendable {
+    /// The bytes of one chunk, as received.
+    public typealias Element = ByteBufferView
+
+    let body: HTTPClientResponse.Body
+    let url: String
+    let timeout: TimeAmount
+    let expectedLength: Int64?
+    let progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Starts reading; a body is read once.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator(), chunks: self)
     }
 
-    /// Sends the request and reads the whole body, refusing one larger than the limit.
-    private func exchange(
-        _ request: HTTPClientRequest, timeout: TimeAmount, maximumResponseSize: Int,
-        downloadProgress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> (HTTPClientResponse, Data) {
-        let response = try await execute(request, timeout: timeout)
-        let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
-        var body = Data()
-        for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= maximumResponseSize else {
-                throw ResponseSerializationError.responseSerializationFailed(
-                    reason: "The response body exceeds \(maximumResponseSize) bytes.",
-                    response: ResponseContext(response: HTTPResponse(response), data: nil))
+    /// Hands on each chunk, counting what has arrived.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPClientResponse.Body.AsyncIterator
+        let chunks: ResponseBodyChunks
+        var received: Int64 = 0
+
+        /// The next chunk, nil after the last, or the transport's failure.
+        public mutating func next() async throws -> ByteBufferView? {
+            let chunk: ByteBuffer?
+            do {
+                chunk = try await base.next()
+            } catch {
+                throw TransportError(asyncHTTPClientError: error, url: chunks.url, timeout: chunks.timeout) ?? error
             }
-            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
-            downloadProgress?(TransferProgress(completed: Int64(body.count), total: expected))
+            guard let chunk else { return nil }
+            received += Int64(chunk.readableBytes)
+            chunks.progress?(TransferProgress(completed: received, total: chunks.expectedLength))
+            return chunk.readableBytesView
         }
-        return (response, body)
     }
 }
 #else

@@ -62,3 +62,28 @@ extension AsyncSequence where Element: Sequence<UInt8> {
         ContentDecodedBody(base: self, encoding: try ContentEncoding(of: response), limits: limits)
     }
 }
+
+extension StreamedResponse {
+    /// This response with its `Content-Encoding` (gzip or deflate) undone as the body
+    /// arrives, within `limits`, and the head without `Content-Encoding` and `Content-Length`,
+    /// which described the coded body.
+    ///
+    /// For transports that hand over the body as it came off the wire, such as
+    /// async-http-client (URLSession decodes content codings itself):
+    ///
+    /// ```swift
+    /// let streamed = try await client.stream(request).decodingContentEncoding()
+    /// for try await record in streamed.values(JSONStreamResponseSerializer()) { … }
+    /// ```
+    ///
+    /// - Throws: ``DecompressionError/unsupportedEncoding(_:)`` at once for a coding the
+    ///   package does not decode; the other ``DecompressionError``s come while reading.
+    public func decodingContentEncoding(limits: DecompressionLimits = DecompressionLimits()) throws -> StreamedResponse<ContentDecodedBody<Body>> {
+        var decoded = try mapBody { try $0.decodingContentEncoding(of: response, limits: limits) }
+        if decoded.body.encoding != nil {
+            decoded.response.headerFields[.contentEncoding] = nil
+            decoded.response.headerFields[.contentLength] = nil
+        }
+        return decoded
+    }
+}

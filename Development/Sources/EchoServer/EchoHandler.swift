@@ -14,6 +14,10 @@ final class EchoHandler: ChannelInboundHandler {
     private var body = ByteBuffer()
     private var bodySize = 0
     private var hasher = SHA256()
+    /// The body being streamed, while one is.
+    private var streaming: StreamingRoutes.Route?
+    private var pausing = false
+    private var pumping = false
 
     init(configuration: EchoServer.Configuration, counter: NIOLockedValueBox<Int>) {
         self.configuration = configuration
@@ -47,6 +51,9 @@ final class EchoHandler: ChannelInboundHandler {
         if bodySize > configuration.maximumBodySize {
             return send(context, head, status: 413, contentType: "text/plain",
                         body: Data("body of \(bodySize) bytes exceeds the \(configuration.maximumBodySize)-byte limit\n".utf8))
+        }
+        if let route = StreamingRoutes.route(path: path, query: query) {
+            return startStreaming(context, head, route: route)
         }
         if let canned = EchoRoutes.canned(path: path, query: query, range: head.headers.first(name: "range")) {
             return send(context, head, status: canned.status, contentType: canned.contentType, body: canned.body, location: canned.location,
@@ -93,6 +100,58 @@ final class EchoHandler: ChannelInboundHandler {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Writes a streamed route's head, then its pieces as fast as the client reads them
+    /// (while the channel is writable), pausing where the route asks.
+    private func startStreaming(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, route: StreamingRoutes.Route) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: route.contentType)
+        headers.add(name: "Cache-Control", value: "no-cache")
+        if route.compress { headers.add(name: EchoServer.compressionMarker, value: "1") }
+        // No Content-Length: the body goes out chunked.
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+        guard head.method != .HEAD else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        streaming = route
+        pump(context)
+    }
+
+    private func pump(_ context: ChannelHandlerContext) {
+        // A flush can re-enter through channelWritabilityChanged, and writing `.end` can start
+        // the next request's stream: one loop at a time, and it carries on with a new stream.
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while !pausing, streaming != nil, context.channel.isActive, context.channel.isWritable {
+            guard let piece = streaming?.pieces.next() else {
+                let holdsOpen = streaming?.holdsOpen ?? false
+                streaming = nil
+                if !holdsOpen { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
+                continue
+            }
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: piece)))), promise: nil)
+            if let pieces = streaming?.pieces, pieces.pausesNow {
+                pausing = true
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(pieces.pauseMilliseconds))) {
+                    self.pausing = false
+                    self.pump(context)
+                }
+            }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        pump(context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        streaming = nil
+        pausing = false
+        context.fireChannelInactive()
     }
 
     static func split(_ uri: String) -> (path: String, query: String?) {

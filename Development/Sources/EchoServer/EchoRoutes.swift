@@ -9,6 +9,7 @@ import Foundation
 /// - `/redirect?status=307&to=/echo`: a redirect (301, 302, 303, 307 or 308) to `to`
 /// - `/bytes/N?name=FILE`: N seeded bytes as `application/octet-stream`, honouring
 ///   `Range: bytes=START-` with 206 (416 past the end); `name` adds a `Content-Disposition`
+/// - `/sse`, `/ndjson`, `/json-array`: bodies written while the client reads them (``StreamingRoutes``)
 /// Every other path is echoed.
 public enum EchoRoutes {
     struct Canned {

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -87,6 +88,13 @@ public final class EchoServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    // Compresses only the responses a route marks, and only as the client's
+                    // Accept-Encoding asks: an independent gzip and deflate writer.
+                    try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor { head, _ in
+                        guard head.headers.contains(name: compressionMarker) else { return .doNotCompress }
+                        head.headers.remove(name: compressionMarker)
+                        return .compressIfPossible
+                    })
                     try channel.pipeline.syncOperations.addHandler(EchoHandler(configuration: configuration, counter: counter))
                 }
             }
@@ -98,6 +106,9 @@ public final class EchoServer: Sendable {
         }
         return EchoServer(channel: channel, port: boundPort, counter: counter, scheme: context == nil ? "http" : "https")
     }
+
+    /// The header a route sets to have its response compressed; never sent.
+    static let compressionMarker = "X-Echo-Compress"
 
     /// Stops listening and closes the listening socket.
     public func stop() async throws {

@@ -1,0 +1,202 @@
+import AsyncHTTPClient
+import EchoServer
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+
+/// Streamed responses end to end: a real loopback server writing in awkward pieces with
+/// pauses, read through each transport into the streaming serializers.
+@Suite("Streaming responses over a real connection")
+struct StreamingTransportTests {
+    struct Record: Decodable, Equatable {
+        var id: Int
+        var name: String
+        var score: Double
+        var tags: [String]
+    }
+
+    struct Element: Decodable {
+        var id: Int
+        var active: Bool
+    }
+
+    static func withServer(_ body: (EchoServer, HTTPClient) async throws -> Void) async throws {
+        let server = try await EchoServer.start()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            try await body(server, client)
+        } catch {
+            try await client.shutdown()
+            try await server.stop()
+            throw error
+        }
+        try await client.shutdown()
+        try await server.stop()
+    }
+
+    static func get(_ server: EchoServer, _ target: String, fields: HTTPFields = [:]) -> SerializedRequest {
+        SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(server.port)", path: target,
+                                               headerFields: fields))
+    }
+
+    /// What the whole-body serializer makes of the bytes the route sends.
+    static func expectedEvents(count: Int) throws -> [ServerSentEvent] {
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
+        return try ServerSentEventsResponseSerializer().responseObject(for: ResponseContext(response: head, data: StreamingRoutes.serverSentEventsBody(count: count)))
+    }
+
+    @Test("async-http-client: events written in 1-61 byte pieces with pauses decode as the whole body does")
+    func bridgeEventsMatchWholeBody() async throws {
+        try await Self.withServer { server, client in
+            let streamed = try await client.stream(Self.get(server, "/sse?count=300&pause=1"))
+            #expect(streamed.response.status == .ok)
+            #expect(streamed.response.headerFields[.contentLength] == nil)
+            var events: [ServerSentEvent] = []
+            for try await event in streamed.values(ServerSentEventsResponseSerializer()) { events.append(event) }
+            #expect(events.count == 300)
+            #expect(events == (try Self.expectedEvents(count: 300)))
+            // The split JSON came back joined with LF, and decodes.
+            struct Payload: Decodable { var n: Int; var text: String }
+            #expect(try events[4].decodeData(as: Payload.self).n == 4)
+            #expect(events[1].type == "update" && events[2].type == "message")
+            #expect(events[13].retry == 1013)
+        }
+    }
+
+    @Test("async-http-client: NDJSON into Decodable records, CRLF and blank lines included")
+    func bridgeJSONLinesDecode() async throws {
+        try await Self.withServer { server, client in
+            let streamed = try await client.stream(Self.get(server, "/ndjson?count=500&pause=0"))
+            var records: [Record] = []
+            for try await record in streamed.values(JSONStreamResponseSerializer(decoding: Record.self)) { records.append(record) }
+            #expect(records.map(\.id) == Array(0..<500))
+            #expect(records[1] == Record(id: 1, name: "record 1 caf\u{E9} cr\u{E8}me", score: 0.25, tags: ["t1"]))
+            #expect(records[5].name == #"record 5 quote " and \"#)
+        }
+    }
+
+    @Test("async-http-client: a large array decodes element by element, gzipped or not")
+    func bridgeArrayDecodesPlainAndCompressed() async throws {
+        try await Self.withServer { server, client in
+            let plain = try await client.stream(Self.get(server, "/json-array?count=40000"))
+            var ids: [Int] = []
+            for try await element in plain.values(JSONStreamResponseSerializer(decoding: Element.self)) { ids.append(element.id) }
+            #expect(ids == Array(0..<40000))
+
+            for coding in ["gzip", "deflate"] {
+                let coded = try await client.stream(Self.get(server, "/json-array?count=40000&compress=1", fields: [.acceptEncoding: coding]))
+                #expect(coded.response.headerFields[.contentEncoding] == coding)
+                let decoded = try coded.decodingContentEncoding()
+                #expect(decoded.response.headerFields[.contentEncoding] == nil)
+                var count = 0
+                var allActiveRight = true
+                for try await element in decoded.values(JSONStreamResponseSerializer(decoding: Element.self)) {
+                    allActiveRight = allActiveRight && element.active == (element.id % 2 == 0) && element.id == count
+                    count += 1
+                }
+                #expect(count == 40000)
+                #expect(allActiveRight)
+            }
+        }
+    }
+
+    @Test("async-http-client: gzipped events flushed piece by piece decode as the plain ones")
+    func bridgeCompressedEvents() async throws {
+        try await Self.withServer { server, client in
+            let coded = try await client.stream(Self.get(server, "/sse?count=120&compress=1", fields: [.acceptEncoding: "gzip"]))
+            #expect(coded.response.headerFields[.contentEncoding] == "gzip")
+            var events: [ServerSentEvent] = []
+            for try await event in try coded.decodingContentEncoding().values(ServerSentEventsResponseSerializer()) { events.append(event) }
+            #expect(events == (try Self.expectedEvents(count: 120)))
+        }
+    }
+
+    @Test("async-http-client: an event arrives while the connection stays open, and stopping closes it")
+    func bridgeDeliversBeforeTheBodyEnds() async throws {
+        try await Self.withServer { server, client in
+            // The server never ends this body: only a value handed on before the end can be read.
+            let first = try await withTimeLimit(seconds: 30) {
+                let streamed = try await client.stream(Self.get(server, "/sse?count=2&hold=1"))
+                var seen: [ServerSentEvent] = []
+                for try await event in streamed.values(ServerSentEventsResponseSerializer()) {
+                    seen.append(event)
+                    if seen.count == 2 { break }
+                }
+                return seen
+            }
+            #expect(first.map(\.id) == ["0", "1"])
+            // The client is still usable after dropping a stream midway.
+            let after = try await client.execute(Self.get(server, "/json"), serializer: JSONResponseSerializer())
+            #expect(after.response.status == .ok)
+        }
+    }
+
+    @Test("async-http-client: cancelling the reading task stops a body that never ends")
+    func bridgeCancellationStopsReading() async throws {
+        try await Self.withServer { server, client in
+            let streamed = try await client.stream(Self.get(server, "/sse?count=1&hold=1"))
+            let reader = Task {
+                var count = 0
+                for try await _ in streamed.values(ServerSentEventsResponseSerializer()) { count += 1 }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            reader.cancel()
+            let outcome = await withTimeLimitResult(seconds: 30) { try await reader.value }
+            switch outcome {
+            case .success(let count): Issue.record("the body ended by itself after \(count) events")
+            case .failure(let error): #expect(error is CancellationError || (error as? HTTPClientError) == .cancelled, "\(error)")
+            }
+        }
+    }
+
+    @Test("async-http-client: a refused status is thrown with the server's body before any value")
+    func bridgeStatusFailureCarriesBody() async throws {
+        try await Self.withServer { server, client in
+            let streamed = try await client.stream(Self.get(server, "/status/503"))
+            await #expect {
+                for try await _ in streamed.values(JSONStreamResponseSerializer()) {}
+            } throws: { error in
+                guard case ResponseSerializationError.unacceptableStatusCode(_, let response, _) = error else { return false }
+                return response.data.map { String(decoding: $0, as: UTF8.self).contains("status 503") } ?? false
+            }
+        }
+    }
+
+    @Test("async-http-client: the whole-body execute reads the streamed routes too")
+    func bridgeExecuteReadsStreamedBody() async throws {
+        try await Self.withServer { server, client in
+            let result = try await client.execute(Self.get(server, "/sse?count=40"), serializer: ServerSentEventsResponseSerializer())
+            #expect(result.output == (try Self.expectedEvents(count: 40)))
+            #expect(result.data == StreamingRoutes.serverSentEventsBody(count: 40))
+        }
+    }
+}
+
+/// Runs `body`, failing instead of hanging when it takes longer than `seconds`: a bound on a
+/// test that would otherwise wait forever, not a measurement.
+func withTimeLimit<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withTimeLimitResult(seconds: seconds, body).get()
+}
+
+func withTimeLimitResult<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+    await withTaskGroup(of: Result<T, any Error>?.self) { group in
+        group.addTask {
+            do { return .success(try await body()) } catch { return .failure(error) }
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        defer { group.cancelAll() }
+        while let result = await group.next() {
+            if let result { return result }
+            Issue.record("still running after \(seconds) s")
+            return .failure(CancellationError())
+        }
+        return .failure(CancellationError())
+    }
+}
