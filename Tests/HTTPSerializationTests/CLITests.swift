@@ -200,7 +200,7 @@ struct CLIEndToEndTests {
         let captured = CapturedConsole()
         let passed = await DemoRunner(console: captured.console, uploadBytes: 2 << 20).run()
         #expect(passed)
-        #expect(captured.outputText.contains("7 passed, 0 failed"))
+        #expect(captured.outputText.contains("8 passed, 0 failed"))
     }
 
     @Test("serve announces itself first with one machine-readable line on standard output, then serves")

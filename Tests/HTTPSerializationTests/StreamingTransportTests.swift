@@ -1,6 +1,12 @@
 import AsyncHTTPClient
 import EchoServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import NIOCore
 import Testing
@@ -172,6 +178,108 @@ struct StreamingTransportTests {
             let result = try await client.execute(Self.get(server, "/sse?count=40"), serializer: ServerSentEventsResponseSerializer())
             #expect(result.output == (try Self.expectedEvents(count: 40)))
             #expect(result.data == StreamingRoutes.serverSentEventsBody(count: 40))
+        }
+    }
+}
+
+extension StreamingTransportTests {
+    static func url(_ server: EchoServer, _ target: String) -> URLRequest {
+        URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(target)")!)
+    }
+
+    @Test("URLSession: events written in awkward pieces with pauses decode as the whole body does")
+    func urlSessionEventsMatchWholeBody() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let streamed = try await URLSession.shared.stream(for: Self.url(server, "/sse?count=200&pause=1"))
+        #expect(streamed.response.status == .ok)
+        #expect(streamed.requestMethod == .get)
+        var events: [ServerSentEvent] = []
+        for try await event in streamed.values(ServerSentEventsResponseSerializer()) { events.append(event) }
+        #expect(events == (try Self.expectedEvents(count: 200)))
+    }
+
+    @Test("URLSession: a large array read slowly arrives whole and in order")
+    func urlSessionLargeArrayWithSlowReader() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let serialized = try HTTPRequestSerializer().httpRequest(method: .get, url: URL(string: "http://127.0.0.1:\(server.port)/json-array?count=150000")!)
+        let streamed = try await URLSession.shared.stream(for: serialized)
+        var next = 0
+        var inOrder = true
+        for try await element in streamed.values(JSONStreamResponseSerializer(decoding: Element.self)) {
+            inOrder = inOrder && element.id == next
+            next += 1
+            // A reader slower than loopback, so more than the pause threshold arrives unread.
+            if next % 20000 == 0 { try await Task.sleep(for: .milliseconds(30)) }
+        }
+        #expect(next == 150000)
+        #expect(inOrder)
+    }
+
+    @Test("URLSession: a gzipped body arrives decoded, as URLSession undoes content codings itself")
+    func urlSessionDecodesGzipItself() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        var request = Self.url(server, "/ndjson?count=300&compress=1&pause=0")
+        request.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
+        let streamed = try await URLSession.shared.stream(for: request)
+        var ids: [Int] = []
+        for try await record in streamed.values(JSONStreamResponseSerializer(decoding: Record.self)) { ids.append(record.id) }
+        #expect(ids == Array(0..<300))
+    }
+
+    @Test("URLSession: an event arrives while the connection stays open, and dropping the body ends the exchange")
+    func urlSessionDeliversBeforeTheBodyEnds() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let ids = try await withTimeLimit(seconds: 30) {
+            let streamed = try await URLSession.shared.stream(for: Self.url(server, "/sse?count=3&hold=1"))
+            var ids: [String?] = []
+            for try await event in streamed.values(ServerSentEventsResponseSerializer()) {
+                ids.append(event.id)
+                if ids.count == 3 { break }
+            }
+            return ids
+        }
+        #expect(ids == ["0", "1", "2"])
+    }
+
+    @Test("URLSession: cancelling the reading task stops a body that never ends")
+    func urlSessionCancellationStopsReading() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let streamed = try await URLSession.shared.stream(for: Self.url(server, "/sse?count=1&hold=1"))
+        let reader = Task {
+            var count = 0
+            for try await _ in streamed.values(ServerSentEventsResponseSerializer()) { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        reader.cancel()
+        let outcome = await withTimeLimitResult(seconds: 30) { try await reader.value }
+        switch outcome {
+        case .success(let count): Issue.record("the body ended by itself after \(count) events")
+        case .failure(let error): #expect(error is CancellationError, "\(error)")
+        }
+    }
+
+    @Test("URLSession: a form goes out and the streamed answer comes back; a refused port is a TransportError")
+    func urlSessionUploadsAndFails() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let form = try HTTPRequestSerializer().multipartFormHTTPRequest(method: "POST", urlString: "http://127.0.0.1:\(server.port)/ndjson?count=10") { form in
+            try form.appendPart(formData: Data("value".utf8), name: "field")
+        }
+        let streamed = try await URLSession.shared.stream(for: form)
+        var count = 0
+        for try await _ in streamed.values(JSONStreamResponseSerializer()) { count += 1 }
+        #expect(count == 10)
+
+        let refused = try LoopbackListener(listens: false)
+        defer { _ = close(refused.descriptor) }
+        await #expect(throws: TransportError.self) {
+            _ = try await URLSession.shared.stream(for: URLRequest(url: URL(string: "http://127.0.0.1:\(refused.port)/sse")!))
         }
     }
 }

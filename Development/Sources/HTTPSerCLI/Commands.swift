@@ -57,6 +57,7 @@ public struct Send: AsyncParsableCommand {
               httpser -v --offline -f --boundary B example.com/up photo@cat.png
               echo '{"a":1}' | httpser PUT example.com/items/1
               httpser -d example.com/files/report.pdf
+              httpser --events :8080/sse | jq -r .data
             """)
 
     // Body
@@ -92,6 +93,8 @@ public struct Send: AsyncParsableCommand {
     @Flag(name: [.customShort("d"), .long], help: "Save the body to a file named from the response (or --output), with a progress bar.") var download = false
     @Flag(name: [.customShort("c"), .customLong("continue")], help: "With --download and --output, resume a partial file.") var resume = false
     @Option(name: [.customShort("o"), .long], help: "Write the output (or the download) to FILE.") var output: String?
+    @Flag(name: [.customShort("S"), .long], help: "Print the response body as it arrives, unformatted (for bodies that go on).") var stream = false
+    @Flag(help: "Read the response as server-sent events and print each as one JSON object a line: {\"event\",\"data\",\"id\",\"retry\"}, absent fields left out.") var events = false
     @Flag(name: .customLong("check-status"), help: "Exit 3, 4 or 5 for a 3xx, 4xx or 5xx response.") var checkStatus = false
     @Option(help: "Acceptable response content types, comma-separated; others are an error.") var accept: String?
     @Option(name: .customLong("write-body"), help: "Also write the request body to FILE.") var writeBody: String?
@@ -126,7 +129,7 @@ public struct Serve: AsyncParsableCommand {
     public static func start(port: Int, console: Console) async throws -> EchoServer {
         let server = try await EchoServer.start(port: port)
         console.out("listening on \(server.baseURL.absoluteString)\n")
-        console.error("routes: /status/CODE /json /xml /plist /png /empty /respond?status=&type=&body= /redirect?status=&to= /bytes/N?name=; anything else is echoed\n")
+        console.error("routes: /status/CODE /json /xml /plist /png /empty /respond?status=&type=&body= /redirect?status=&to= /bytes/N?name= /sse?count=&pause=&hold= /ndjson?count= /json-array?count= (compress=1 gzips); anything else is echoed\n")
         return server
     }
 }

@@ -156,6 +156,31 @@ public struct DemoRunner {
             return ["204 No Content ⇒ nil"]
         }
 
+        await step("server-sent events and gzipped JSON Lines, decoded as they arrive (async-http-client)") {
+            struct Tick: Decodable { var n: Int; var text: String }
+            let events = try await client.stream(try serializer.httpRequest(method: "GET", urlString: base + "/sse?count=60&pause=2"))
+            var ticks: [Tick] = []
+            var lastID: String?
+            for try await event in events.values(ServerSentEventsResponseSerializer()) {
+                ticks.append(try event.decodeData(as: Tick.self))
+                lastID = event.id
+            }
+            try expect(ticks.map(\.n) == Array(0..<60), "events \(ticks.map(\.n))")
+            var request = try serializer.httpRequest(method: "GET", urlString: base + "/ndjson?count=5000&compress=1&pause=0")
+            request.request.headerFields[.acceptEncoding] = "gzip"
+            let lines = try await client.stream(request)
+            let coding = lines.response.headerFields[.contentEncoding] ?? "none"
+            var records = 0
+            struct Line: Decodable { var id: Int }
+            for try await line in try lines.decodingContentEncoding().values(JSONStreamResponseSerializer(decoding: Line.self)) {
+                try expect(line.id == records, "record \(records) has id \(line.id)")
+                records += 1
+            }
+            try expect(records == 5000, "\(records) records")
+            return ["events:  \(ticks.count) in 1-61 byte pieces, last id \(lastID ?? "?"), \"\(ticks[1].text)\"",
+                    "records: \(records) NDJSON lines, Content-Encoding \(coding), inflated as they came"]
+        }
+
         try? await client.shutdown()
         try? await server.stop()
         let seconds = Date().timeIntervalSince(started)

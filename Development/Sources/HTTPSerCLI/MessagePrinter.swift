@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -34,6 +37,8 @@ struct MessagePrinter {
 
     let sink: OutputSink
     let pretty: Pretty
+    /// `--stream`: every body chunk is written as it arrives, never gathered to be formatted.
+    var streams = false
 
     func printRequest(_ wire: WireRequest, head: Bool, body: Bool) async throws {
         if head { try sink.write(Data((pretty.colors ? Highlighter.head(wire.head) : wire.head).utf8)) }
@@ -64,10 +69,24 @@ struct MessagePrinter {
         }
     }
 
+    /// `--events`: the body read as server-sent events, each printed as one JSON object a line
+    /// the moment it is dispatched.
+    func printEvents(_ hop: Exchange.Hop, timeout: TimeAmount?) async throws {
+        let chunks = hop.response.body.map(\.readableBytesView)
+        let method = HTTPRequest.Method(hop.request.httpMethod ?? "GET")
+        do {
+            for try await event in ServerSentEventsResponseSerializer().values(for: HTTPResponse(hop.response), body: chunks, requestMethod: method) {
+                try sink.write(Data((EventLine.json(event) + "\n").utf8))
+            }
+        } catch {
+            throw TransportError(asyncHTTPClientError: error, url: hop.request.url?.absoluteString ?? "", timeout: timeout ?? .seconds(10)) ?? error
+        }
+    }
+
     /// Raw bytes go straight through; bodies to format or show on a terminal are gathered up
     /// to ``formatLimit`` first. On a terminal, binary data is replaced by HTTPie's notice.
     private func printBody(contentType: String?, _ produce: ((Data) async throws -> Void) async throws -> Void) async throws {
-        var streaming = !sink.isTerminal && !pretty.formats && !pretty.colors
+        var streaming = streams || !sink.isTerminal && !pretty.formats && !pretty.colors
         var buffer = Data()
         var suppressed = false
         var last: UInt8?

@@ -60,7 +60,10 @@ public struct SendRunner {
             try await writeBody(request, form: form, to: URL(fileURLWithPath: path))
         }
 
-        let printer = MessagePrinter(sink: sink, pretty: pretty)
+        if options.events && options.download {
+            throw RequestItemError(description: "--events prints the events; it cannot be combined with --download")
+        }
+        let printer = MessagePrinter(sink: sink, pretty: pretty, streams: options.stream)
         if selection.requestHead || selection.requestBody {
             try await printer.printRequest(try WireRequest(request, form: form), head: selection.requestHead, body: selection.requestBody)
             if !options.offline && (selection.responseHead || selection.responseBody) { try sink.write(Data("\n\n".utf8)) }
@@ -116,7 +119,9 @@ public struct SendRunner {
             }
             // A body not asked for is left unread: the connection closes instead of waiting
             // for a body that may never end.
-            if selection.responseBody {
+            if selection.responseBody && options.events {
+                try await printer.printEvents(hop, timeout: timeout)
+            } else if selection.responseBody {
                 try await printer.printResponseBody(hop, timeout: timeout, collected: collected)
             }
         }

@@ -104,51 +104,77 @@ extension URLSession {
         progress: (@Sendable (TransferProgress) -> Void)?, allowsRedirectedBodies: Bool
     ) async throws -> SerializedResponse<Serializer.Output> {
         try head.validateForSending()
-        var request = head
-        request.httpBody = nil
-        request.httpBodyStream = nil
+        let plan = try await UploadPlan(head, body: body)
+        defer { plan.removeTemporaryFile() }
         let delegate = progress.map(UploadProgressDelegate.init)
-        let (data, response): (Data, URLResponse)
-        switch body {
-        case .none:
-            (data, response) = try await Self.exchange(request) { try await self.data(for: request, delegate: delegate) }
-        case .bytes(let bytes):
-            request.httpBody = bytes
-            (data, response) = try await Self.exchange(request) { try await self.data(for: request, delegate: delegate) }
-        case .multipart, .stream:
-            if let length = body.length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
-            (data, response) = try await streaming(request, body: body, delegate: delegate)
+        let request = plan.request
+        let (data, response) = try await Self.exchange(request) {
+            if let file = plan.file {
+                return try await self.upload(for: request, fromFile: file, delegate: delegate)
+            }
+            return try await self.data(for: request, delegate: delegate)
         }
         try request.checkNotRedirected(to: response, hasBody: !body.isEmpty && !allowsRedirectedBodies)
         return try SerializedResponse.decoding(response, data: data, request: request, serializer: serializer)
     }
 
-    /// A form or stream body. URLSession on Linux sends any body stream chunked (and would add
-    /// `Content-Length` too), so a body of known length goes from a file there.
-    private func streaming(_ request: URLRequest, body: RequestBody, delegate: UploadProgressDelegate?) async throws -> (Data, URLResponse) {
-        var request = request
-        #if os(Linux) || os(Windows) || os(Android)
-        if body.length != nil {
-            if case .stream(let stream) = body, let file = try stream.fileForDirectUpload() {
-                return try await Self.exchange(request) { try await self.upload(for: request, fromFile: file, delegate: delegate) }
-            }
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: file) }
-            try await body.write(to: file)
-            return try await Self.exchange(request) { try await self.upload(for: request, fromFile: file, delegate: delegate) }
-        }
-        #endif
-        request.httpBodyStream = body.makeInputStream()
-        return try await Self.exchange(request) { try await self.data(for: request, delegate: delegate) }
-    }
-
     /// Runs one URLSession exchange, turning its transport failures into ``/HTTPSerializationCore/TransportError``s.
-    private static func exchange<Result>(_ request: URLRequest, _ body: () async throws -> Result) async throws -> Result {
+    static func exchange<Result>(_ request: URLRequest, _ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch {
             throw TransportError(urlSessionError: error, request: request) ?? error
         }
+    }
+}
+
+/// How a body goes out through URLSession: in the request, as a stream, or from a file.
+///
+/// URLSession on Linux sends any body stream chunked (and would add `Content-Length` too), so
+/// there a form or stream of known length goes from a file: its own, or a temporary copy.
+struct UploadPlan {
+    /// The head with the body set, when it travels in the request.
+    var request: URLRequest
+    /// The file to upload from, when it goes from one.
+    var file: URL?
+    /// A copy made for the upload, removed once the exchange is over.
+    var temporaryFile: URL?
+
+    init(_ head: URLRequest, body: RequestBody) async throws {
+        var request = head
+        request.httpBody = nil
+        request.httpBodyStream = nil
+        switch body {
+        case .none:
+            break
+        case .bytes(let bytes):
+            request.httpBody = bytes
+        case .multipart, .stream:
+            if let length = body.length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+            #if os(Linux) || os(Windows) || os(Android)
+            if body.length != nil {
+                if case .stream(let stream) = body, let file = try stream.fileForDirectUpload() {
+                    self.file = file
+                } else {
+                    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
+                    temporaryFile = copy
+                    do {
+                        try await body.write(to: copy)
+                    } catch {
+                        try? FileManager.default.removeItem(at: copy)
+                        throw error
+                    }
+                    self.file = copy
+                }
+            }
+            #endif
+            if file == nil { request.httpBodyStream = body.makeInputStream() }
+        }
+        self.request = request
+    }
+
+    func removeTemporaryFile() {
+        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
     }
 }
 
