@@ -172,6 +172,21 @@ struct StreamingTransportTests {
         }
     }
 
+    @Test("async-http-client: a connection closed mid-body ends the events with TransportError.connectionLost")
+    func bridgeConnectionLostMidBody() async throws {
+        try await Self.withServer { server, client in
+            let streamed = try await client.stream(Self.get(server, "/sse?count=10&abort=1"))
+            var ids: [String?] = []
+            let error = await #expect(throws: TransportError.self) {
+                for try await event in streamed.values(ServerSentEventsResponseSerializer()) { ids.append(event.id) }
+            }
+            // async-http-client drops the parts it had buffered but not yet handed on when the
+            // connection fails, so only a prefix of the ten is certain.
+            #expect(ids == (0..<ids.count).map { String($0) } && ids.count <= 10)
+            #expect(error == .connectionLost(url: "http://127.0.0.1:\(server.port)/sse?count=10&abort=1"))
+        }
+    }
+
     @Test("async-http-client: the whole-body execute reads the streamed routes too")
     func bridgeExecuteReadsStreamedBody() async throws {
         try await Self.withServer { server, client in
@@ -262,6 +277,19 @@ extension StreamingTransportTests {
         case .success(let count): Issue.record("the body ended by itself after \(count) events")
         case .failure(let error): #expect(error is CancellationError, "\(error)")
         }
+    }
+
+    @Test("URLSession: a connection closed mid-body delivers the records before it, then a TransportError")
+    func urlSessionConnectionLostMidBody() async throws {
+        let server = try await EchoServer.start()
+        defer { Task { try? await server.stop() } }
+        let streamed = try await URLSession.shared.stream(for: Self.url(server, "/ndjson?count=10&abort=1&pause=0"))
+        var records = 0
+        let error = await #expect(throws: TransportError.self) {
+            for try await _ in streamed.values(JSONStreamResponseSerializer()) { records += 1 }
+        }
+        #expect(records == 10)
+        if case .connectionLost? = error {} else if case .failed? = error {} else { Issue.record("\(String(describing: error))") }
     }
 
     @Test("URLSession: a form goes out and the streamed answer comes back; a refused port is a TransportError")

@@ -303,6 +303,7 @@ enum StreamingBenchmarks {
             consume(compress()?.count ?? -1)
             compressing = min(compressing, Date().timeIntervalSince(started))
         }
+        print("")
         print("gzip request body, \(plain.count) bytes compressing to \(ownGzip.count) (gzip -c: \(gzipped.count)), level 6")
         print("  gzip -c -6 (a process)     \(format(megabytes / gzipC)) MB/s")
         print("  RequestBody.compressed     \(format(megabytes / compressing)) MB/s, \(format(gzipC / compressing, 2))x gzip -c   (target >= 0.8x)")

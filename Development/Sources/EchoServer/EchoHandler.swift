@@ -127,9 +127,13 @@ final class EchoHandler: ChannelInboundHandler {
         defer { pumping = false }
         while !pausing, streaming != nil, context.channel.isActive, context.channel.isWritable {
             guard let piece = streaming?.pieces.next() else {
-                let holdsOpen = streaming?.holdsOpen ?? false
+                let (holdsOpen, aborts) = (streaming?.holdsOpen ?? false, streaming?.aborts ?? false)
                 streaming = nil
-                if !holdsOpen { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
+                if aborts {
+                    context.close(promise: nil)
+                } else if !holdsOpen {
+                    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                }
                 continue
             }
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: piece)))), promise: nil)

@@ -6,7 +6,8 @@ import SeededGenerators
 /// - `/sse?count=N`: server-sent events (a BOM, comments, names, ids, multi-line JSON data,
 ///   `retry`, LF, CRLF and CR line ends), in seeded pieces of 1 to 61 bytes so boundaries fall
 ///   inside line ends and UTF-8 sequences, with a pause of `pause` ms (1 by default) after
-///   every fourth piece; `hold=1` keeps the connection open after the last event.
+///   every fourth piece; `hold=1` keeps the connection open after the last event, and
+///   `abort=1` closes it there without ending the body (on every route).
 /// - `/ndjson?count=N`: one JSON record a line (some CRLF, some blank lines), cut the same way.
 /// - `/json-array?count=N`: one JSON array of N records in 64 KiB pieces, made as it is sent
 ///   (so a body of gigabytes never sits in memory), without pauses.
@@ -22,6 +23,7 @@ public enum StreamingRoutes {
         var contentType: String
         var compress: Bool
         var holdsOpen: Bool
+        var aborts = false
         var pieces: Pieces
     }
 
@@ -32,19 +34,22 @@ public enum StreamingRoutes {
         let seed = value("seed").flatMap(UInt64.init) ?? 7
         let pause = min(max(value("pause").flatMap(Int.init) ?? 1, 0), 1000)
         let compress = value("compress") == "1"
+        var route: Route
         switch path {
         case "/sse":
-            return Route(contentType: "text/event-stream", compress: compress, holdsOpen: value("hold") == "1",
+            route = Route(contentType: "text/event-stream", compress: compress, holdsOpen: value("hold") == "1",
                          pieces: Pieces(count: count, record: serverSentEvent, sizes: .awkward(SplitMix64(seed: seed)), pauseMilliseconds: pause))
         case "/ndjson":
-            return Route(contentType: "application/x-ndjson", compress: compress, holdsOpen: false,
+            route = Route(contentType: "application/x-ndjson", compress: compress, holdsOpen: false,
                          pieces: Pieces(count: count, record: jsonLine, sizes: .awkward(SplitMix64(seed: seed)), pauseMilliseconds: pause))
         case "/json-array":
-            return Route(contentType: "application/json", compress: compress, holdsOpen: false,
+            route = Route(contentType: "application/json", compress: compress, holdsOpen: false,
                          pieces: Pieces(count: count, record: arrayElement, sizes: .large, pauseMilliseconds: 0))
         default:
             return nil
         }
+        route.aborts = value("abort") == "1"
+        return route
     }
 
     /// The whole body `/sse?count=N` sends, for checking what a client decoded.

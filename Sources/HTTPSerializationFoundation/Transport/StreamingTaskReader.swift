@@ -150,6 +150,8 @@ final class StreamingTaskReader: NSObject, URLSessionDataDelegate, @unchecked Se
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        // The session (one per exchange) keeps its delegate until it is invalidated.
+        session.finishTasksAndInvalidate()
         if let removesWhenDone { try? FileManager.default.removeItem(at: removesWhenDone) }
         let (head, waiter) = lock.withLock {
             state.end = .some(error)

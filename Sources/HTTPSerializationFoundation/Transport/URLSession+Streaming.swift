@@ -69,8 +69,6 @@ extension URLSession {
         } else {
             task = session.dataTask(with: upload.request)
         }
-        // The session keeps its delegate until it is invalidated: once the task ends.
-        session.finishTasksAndInvalidate()
         let response: URLResponse
         do {
             response = try await reader.start(task)
