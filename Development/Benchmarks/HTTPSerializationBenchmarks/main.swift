@@ -202,6 +202,16 @@ if section("multipart") {
     }
 }
 
+// MARK: Multipart parsing, against multipart-kit's parser and a plain read loop
+
+if section("parsing") {
+    do {
+        try MultipartParsingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+    } catch {
+        check(false, "multipart parsing benchmark failed: \(error)")
+    }
+}
+
 // MARK: Uploads through the async-http-client bridge, against sendfile(2)
 
 if section("upload") {

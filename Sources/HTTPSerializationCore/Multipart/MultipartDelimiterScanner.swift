@@ -16,15 +16,14 @@ import Darwin
 /// before a body end with the header block's CRLF, so a body that starts with `--BOUNDARY`
 /// is caught too.
 struct MultipartDelimiterScanner {
-    private let delimiter: [UInt8]
+    private var finder: MultipartDelimiterFinder
+    private var delimiter: [UInt8] { finder.delimiter }
     /// The last `delimiter.count - 1` bytes seen, to match across chunk edges.
     private var tail: [UInt8] = []
-    /// Built on the first large chunk; small bodies are searched without it.
-    private var pairs: DelimiterPairs?
 
     init(boundary: String) {
-        delimiter = [0x0D, 0x0A] + Array("--".utf8) + Array(boundary.utf8)
-        tail.reserveCapacity(delimiter.count)
+        finder = MultipartDelimiterFinder(boundary: boundary)
+        tail.reserveCapacity(finder.delimiter.count)
         reset()
     }
 
@@ -39,12 +38,7 @@ struct MultipartDelimiterScanner {
     mutating func scan(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard chunk.count > 0 else { return false }
         if matchesAcrossEdge(chunk) { return true }
-        if chunk.count >= 4096 {
-            if pairs == nil { pairs = DelimiterPairs(delimiter) }
-            if pairs!.contains(delimiter, in: chunk) { return true }
-        } else if Self.containsByCarriageReturn(delimiter, in: chunk) {
-            return true
-        }
+        if finder.firstIndex(in: chunk) != nil { return true }
         let keep = delimiter.count - 1
         if chunk.count >= keep {
             tail.removeAll(keepingCapacity: true)
@@ -82,19 +76,43 @@ struct MultipartDelimiterScanner {
         return scanner.scan(bytes)
     }
 
-    /// Each carriage return found by `memchr`, compared whole: best for short bodies.
-    private static func containsByCarriageReturn(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
+}
+
+/// Finds the first whole `CRLF--BOUNDARY` in a buffer: the one search the writer's check and
+/// the parser share, linear in the buffer's length.
+struct MultipartDelimiterFinder {
+    /// `CRLF--BOUNDARY`.
+    let delimiter: [UInt8]
+    /// Built on the first large buffer; small ones are searched without it.
+    private var pairs: DelimiterPairs?
+
+    init(boundary: String) {
+        delimiter = [0x0D, 0x0A] + Array("--".utf8) + Array(boundary.utf8)
+    }
+
+    /// Where the first delimiter lying whole in `bytes` starts.
+    mutating func firstIndex(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= delimiter.count else { return nil }
+        if bytes.count >= 4096 {
+            if pairs == nil { pairs = DelimiterPairs(delimiter) }
+            return pairs!.firstIndex(of: delimiter, in: bytes)
+        }
+        return Self.firstIndexByCarriageReturn(delimiter, in: bytes)
+    }
+
+    /// Each carriage return found by `memchr`, compared whole: best for short buffers.
+    private static func firstIndexByCarriageReturn(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
         let length = pattern.count
-        guard bytes.count >= length, let base = bytes.baseAddress else { return false }
-        return pattern.withUnsafeBytes { needle -> Bool in
+        guard bytes.count >= length, let base = bytes.baseAddress else { return nil }
+        return pattern.withUnsafeBytes { needle -> Int? in
             var start = base
             let lastStart = base + (bytes.count - length)
             while start <= lastStart, let hit = memchr(start, 0x0D, lastStart - start + 1) {
                 let candidate = UnsafeRawPointer(hit)
-                if memcmp(candidate, needle.baseAddress!, length) == 0 { return true }
+                if memcmp(candidate, needle.baseAddress!, length) == 0 { return candidate - base }
                 start = candidate + 1
             }
-            return false
+            return nil
         }
     }
 }
@@ -138,10 +156,12 @@ final class DelimiterPairs {
         Self.bit(bits, base, offset)
     }
 
-    func contains(_ delimiter: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Where the first delimiter lying whole in `bytes` starts. A boundary holds no CR or LF,
+    /// so two delimiters never overlap, and the first sample that meets one meets the first.
+    func firstIndex(of delimiter: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
         let length = delimiter.count
         let count = bytes.count
-        guard count >= length, let base = bytes.baseAddress else { return false }
+        guard count >= length, let base = bytes.baseAddress else { return nil }
         let stride = length - 1
         var offset = 0
         let bits = self.bits
@@ -152,32 +172,35 @@ final class DelimiterPairs {
             let high = Self.bit(bits, base, offset &+ 4 &* stride) | Self.bit(bits, base, offset &+ 5 &* stride)
                 | Self.bit(bits, base, offset &+ 6 &* stride) | Self.bit(bits, base, offset &+ 7 &* stride)
             if (low | high) & 1 != 0 {
-                for sample in 0..<8 where verify(delimiter, base, count, offset + sample * stride) { return true }
+                for sample in 0..<8 {
+                    if let start = verify(delimiter, base, count, offset + sample * stride) { return start }
+                }
             }
             offset &+= 8 &* stride
         }
         while offset + 2 <= count {
-            if verify(delimiter, base, count, offset) { return true }
+            if let start = verify(delimiter, base, count, offset) { return start }
             offset += stride
         }
-        return false
+        return nil
     }
 
-    /// Whether a delimiter covering the pair at `offset` lies whole in the bytes.
-    private func verify(_ delimiter: [UInt8], _ base: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Bool {
-        guard bit(base, offset) & 1 != 0 else { return false }
+    /// Where a delimiter covering the pair at `offset` and lying whole in the bytes starts.
+    private func verify(_ delimiter: [UInt8], _ base: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int? {
+        guard bit(base, offset) & 1 != 0 else { return nil }
         let pair = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt16.self).littleEndian)
         let length = delimiter.count
-        return delimiter.withUnsafeBytes { needle in
-            func matches(at index: Int) -> Bool {
+        return delimiter.withUnsafeBytes { needle -> Int? in
+            func matches(at index: Int) -> Int? {
                 let start = offset - index
-                return start >= 0 && start + length <= count && memcmp(base + start, needle.baseAddress!, length) == 0
+                return start >= 0 && start + length <= count && memcmp(base + start, needle.baseAddress!, length) == 0 ? start : nil
             }
             if !repeated { return matches(at: Int(first[pair]) - 1) }
-            for index in 0..<(length - 1) where Int(delimiter[index]) | Int(delimiter[index + 1]) << 8 == pair {
-                if matches(at: index) { return true }
+            // The earliest start first: the highest index in the delimiter.
+            for index in (0..<(length - 1)).reversed() where Int(delimiter[index]) | Int(delimiter[index + 1]) << 8 == pair {
+                if let start = matches(at: index) { return start }
             }
-            return false
+            return nil
         }
     }
 }

@@ -86,7 +86,7 @@ extension URLSession {
     }
 }
 
-/// The body of a response from ``/Foundation/URLSession/stream(for:uploadProgress:allowsRedirectedBodies:)-(SerializedRequest,_,_)``,
+/// The body of a response from `URLSession.stream(for:uploadProgress:allowsRedirectedBodies:)`,
 /// chunk by chunk as URLSession receives it.
 ///
 /// Its failures are ``/HTTPSerializationCore/TransportError``s, as the send's are. Dropping

@@ -1,0 +1,29 @@
+/// How much of a multipart body a parser accepts before it stops with a
+/// ``MultipartParsingError`` naming the limit.
+///
+/// The defaults suit a form posted by a browser or an app: a server taking large uploads
+/// raises ``maximumFileBytes`` and ``maximumBodyBytes``; one taking small forms lowers them.
+/// `nil` means no limit.
+///
+/// ```swift
+/// var limits = MultipartParsingLimits()
+/// limits.maximumFileBytes = 10 << 30      // 10 GiB uploads
+/// limits.maximumBodyBytes = nil
+/// ```
+public struct MultipartParsingLimits: Sendable, Hashable {
+    /// Parts in the body: 1,000.
+    public var maximumPartCount: Int? = 1000
+    /// Bytes of one part's header block: 16 KiB.
+    public var maximumHeaderBytes: Int = 16 << 10
+    /// Header fields of one part: 64.
+    public var maximumHeaderCount: Int = 64
+    /// Bytes of one field (a part without a file name): 1 MiB.
+    public var maximumFieldBytes: Int? = 1 << 20
+    /// Bytes of one file part (one with a file name, or any part of a non-form multipart): 1 GiB.
+    public var maximumFileBytes: Int? = 1 << 30
+    /// Bytes of the whole body, preamble and epilogue included: 1 GiB.
+    public var maximumBodyBytes: Int? = 1 << 30
+
+    /// The defaults above.
+    public init() {}
+}
