@@ -77,6 +77,11 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
         fields.append(Field(name: name, value: value))
     }
 
+    /// Fields already checked as `validate(name:value:)` checks them, in order, repeats kept.
+    package init(validated fields: [Field]) {
+        self.fields = fields
+    }
+
     /// The fields as a dictionary, AFNetworking's `HTTPRequestHeaders`; a repeated field's
     /// values are joined with `", "`.
     public var dictionary: [String: String] {
@@ -104,10 +109,24 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
     /// ASCII case-insensitive comparison; header names are tokens, so ASCII is all there is.
     package static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native strings are contiguous: compare their bytes directly, not through iterators.
+        let matched = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in namesMatch(left, right) }
+        }
+        if let matched, let matched { return matched }
         return zip(lhs.utf8, rhs.utf8).allSatisfy { Self.lowercased($0) == Self.lowercased($1) }
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    /// ASCII case-insensitive comparison of two names' bytes.
+    package static func namesMatch(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lhs[index] != rhs[index] {
+            guard lowercased(lhs[index]) == lowercased(rhs[index]) else { return false }
+        }
+        return true
+    }
+
+    package static func lowercased(_ byte: UInt8) -> UInt8 {
         (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
     }
 
@@ -134,7 +153,24 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
     /// Whether `text` is an RFC 9110 token (`tchar`s, §5.6.2): what header names and
     /// methods must be.
     public static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { $0.isASCIIAlphanumeric || "!#$%&'*+-.^_`|~".utf8.contains($0) }
+        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+    }
+
+    /// Whether `byte` is an RFC 9110 `tchar`.
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"),
+             UInt8(ascii: "~"):
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether `byte` may stand in a field value: not a control character other than tab.
+    package static func isValueByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x20 || byte == 0x09) && byte != 0x7F
     }
 }
 

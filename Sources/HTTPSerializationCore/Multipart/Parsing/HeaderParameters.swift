@@ -13,32 +13,73 @@ package struct HeaderParameters: Sendable, Equatable {
         package var value: String
     }
 
-    /// The value before the first `;`, trimmed.
+    /// The value before the first `;`, trimmed and lower-cased (a media or disposition type).
     package var value: String
     package var parameters: [Parameter]
 
     package init(_ field: String) {
-        let bytes = Array(field.utf8)
-        var index = 0
-        value = String(decoding: Self.trimmed(Self.take(bytes, &index) { $0 == UInt8(ascii: ";") }), as: UTF8.self)
-        parameters = []
-        while index < bytes.count {
+        var field = field
+        self = field.withUTF8 { HeaderParameters(utf8: $0[...]) }
+    }
+
+    /// A header value's bytes, read in place.
+    package typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    package init(utf8 bytes: Bytes) {
+        var parameters: [Parameter] = []
+        let type = Self.forEachParameter(bytes) { name, value in
+            parameters.append(Parameter(name: Self.lowercased(name), value: Self.text(of: value)))
+        }
+        value = Self.lowercased(type)
+        self.parameters = parameters
+    }
+
+    /// A `Content-Disposition` value's type (lower-cased) and the three parameters a form part
+    /// needs, without keeping the others.
+    package static func disposition(utf8 bytes: Bytes) -> (type: String, name: String?, fileName: String?, extendedFileName: String?) {
+        var name: String?, fileName: String?, extendedFileName: String?
+        let type = forEachParameter(bytes) { parameter, value in
+            if name == nil, matches(parameter, "name") { name = text(of: value) }
+            else if fileName == nil, matches(parameter, "filename") { fileName = text(of: value) }
+            else if extendedFileName == nil, matches(parameter, "filename*") { extendedFileName = text(of: value) }
+        }
+        return (lowercased(type), name, fileName, extendedFileName)
+    }
+
+    /// A parameter's value as written: a token, trimmed, or a quoted string with its quotes.
+    private typealias RawValue = Bytes
+
+    /// Walks the parameters after the leading value, handing each non-empty name and its raw
+    /// value; returns the leading value, trimmed.
+    private static func forEachParameter(_ bytes: Bytes, _ body: (Bytes, RawValue) -> Void) -> Bytes {
+        var index = bytes.startIndex
+        let leading = trimmed(take(bytes, &index) { $0 == UInt8(ascii: ";") })
+        while index < bytes.endIndex {
             index += 1  // the ';'
-            let name = Self.trimmed(Self.take(bytes, &index) { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "=") })
-            var value: [UInt8] = []
-            if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+            let name = trimmed(take(bytes, &index) { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "=") })
+            var value: RawValue = bytes[index..<index]
+            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "=") {
                 index += 1
-                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                    value = Self.quoted(bytes, &index)
-                    _ = Self.take(bytes, &index) { $0 == UInt8(ascii: ";") }  // anything after the closing quote
+                while index < bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+                if index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") {
+                    let start = index
+                    skipQuoted(bytes, &index)
+                    value = bytes[start..<index]
+                    _ = take(bytes, &index) { $0 == UInt8(ascii: ";") }  // anything after the closing quote
                 } else {
-                    value = Self.trimmed(Self.take(bytes, &index) { $0 == UInt8(ascii: ";") })
+                    value = trimmed(take(bytes, &index) { $0 == UInt8(ascii: ";") })
                 }
             }
-            guard !name.isEmpty else { continue }
-            parameters.append(Parameter(name: String(decoding: name, as: UTF8.self).lowercased(), value: String(decoding: value, as: UTF8.self)))
+            if !name.isEmpty { body(name, value) }
         }
+        return leading
+    }
+
+    /// Whether a parameter name is `lowercaseName`, in any case.
+    private static func matches(_ name: Bytes, _ lowercaseName: StaticString) -> Bool {
+        guard name.count == lowercaseName.utf8CodeUnitCount else { return false }
+        let target = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+        return zip(name, target).allSatisfy { HTTPHeaderFields.lowercased($0) == $1 }
     }
 
     /// The first parameter called `name` (lower case), as written.
@@ -46,45 +87,73 @@ package struct HeaderParameters: Sendable, Equatable {
         parameters.first { $0.name == name }?.value
     }
 
-    private static func take(_ bytes: [UInt8], _ index: inout Int, until stop: (UInt8) -> Bool) -> ArraySlice<UInt8> {
+    private static func take(_ bytes: Bytes, _ index: inout Int, until stop: (UInt8) -> Bool) -> Bytes {
         let start = index
-        while index < bytes.count, !stop(bytes[index]) { index += 1 }
+        while index < bytes.endIndex, !stop(bytes[index]) { index += 1 }
         return bytes[start..<index]
     }
 
-    /// A quoted string's content from its opening quote at `index`; `index` ends after the
-    /// closing quote (or at the end, for a string never closed).
-    private static func quoted(_ bytes: [UInt8], _ index: inout Int) -> [UInt8] {
-        var content: [UInt8] = []
+    /// Moves `index` from a quoted string's opening quote to after its closing quote (or to
+    /// the end, for a string never closed).
+    private static func skipQuoted(_ bytes: Bytes, _ index: inout Int) {
         index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
-                return content
+                return
             }
-            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""), !closes(bytes, quoteAt: index + 1) {
-                content.append(UInt8(ascii: "\""))
-                index += 2
-                continue
-            }
-            content.append(byte)
-            index += 1
+            index += isEscapedQuote(bytes, at: index) ? 2 : 1
         }
-        return content
+    }
+
+    /// A raw value as text: a quoted string without its quotes, an escaped inner quote
+    /// without its backslash; a token as it is.
+    private static func text(of raw: RawValue) -> String {
+        guard raw.first == UInt8(ascii: "\"") else { return String(decoding: raw, as: UTF8.self) }
+        var end = raw.endIndex
+        if raw.count > 1, raw.last == UInt8(ascii: "\""), !(raw.count > 2 && isEscapedQuote(raw, at: raw.endIndex - 2)) { end -= 1 }
+        let content = raw[(raw.startIndex + 1)..<end]
+        guard content.contains(UInt8(ascii: "\\")) else { return String(decoding: content, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        var index = content.startIndex
+        while index < content.endIndex {
+            if isEscapedQuote(content, at: index) {
+                bytes.append(UInt8(ascii: "\""))
+                index += 2
+            } else {
+                bytes.append(content[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether a backslash at `index` escapes a quote that does not end the value.
+    private static func isEscapedQuote(_ bytes: Bytes, at index: Int) -> Bool {
+        bytes[index] == UInt8(ascii: "\\") && index + 1 < bytes.endIndex && bytes[index + 1] == UInt8(ascii: "\"")
+            && !closes(bytes, quoteAt: index + 1)
     }
 
     /// Whether the quote at `index` ends the value: only spaces until `;` or the end follow.
-    private static func closes(_ bytes: [UInt8], quoteAt index: Int) -> Bool {
+    private static func closes(_ bytes: Bytes, quoteAt index: Int) -> Bool {
         var next = index + 1
-        while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
-        return next == bytes.count || bytes[next] == UInt8(ascii: ";")
+        while next < bytes.endIndex, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
+        return next == bytes.endIndex || bytes[next] == UInt8(ascii: ";")
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
-        return Array(bytes[first...last])
+    /// ASCII letters lower-cased; names and types are tokens.
+    private static func lowercased(_ bytes: Bytes) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (offset, byte) in bytes.enumerated() { buffer[offset] = HTTPHeaderFields.lowercased(byte) }
+            return bytes.count
+        }
+    }
+
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return bytes[start..<end]
     }
 }
 
@@ -123,7 +192,9 @@ extension HeaderParameters {
     /// A form-data name or file name with the WHATWG escapes a browser (and this package's
     /// writer) puts in: `%22`, `%0D` and `%0A` back to `"`, CR and LF; every other `%` stays.
     package static func unescapedFormValue(_ value: String) -> String {
-        guard value.utf8.contains(UInt8(ascii: "%")) else { return value }
+        let hasPercent = value.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(UInt8(ascii: "%")) }
+            ?? value.utf8.contains(UInt8(ascii: "%"))
+        guard hasPercent else { return value }
         var bytes: [UInt8] = []
         let input = Array(value.utf8)
         var index = 0

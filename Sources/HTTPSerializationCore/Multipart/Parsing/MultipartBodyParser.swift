@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads a `multipart/*` body as its bytes arrive: a push parser that hands over each part's
 /// head, then its body bytes in place, then its end.
 ///
@@ -285,18 +293,31 @@ public struct MultipartBodyParser {
         let allowed = limit + 2 - header.count
         let window = min(chunk.count, allowed)
         var index = 0
-        while index < window, blankLineMatched < 4 {
-            let byte = chunk[index]
-            let expected: UInt8 = blankLineMatched % 2 == 0 ? 0x0D : 0x0A
-            blankLineMatched = byte == expected ? blankLineMatched + 1 : (byte == 0x0D ? 1 : 0)
-            index += 1
+        var matched = blankLineMatched
+        if window > 0, let base = chunk.baseAddress {
+            while index < window, matched < 4 {
+                if matched == 0 {
+                    // Between line ends: jump to the next CR.
+                    guard let cr = memchr(base + index, 0x0D, window - index) else {
+                        index = window
+                        break
+                    }
+                    index = UnsafeRawPointer(cr) - base
+                }
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                let expected: UInt8 = matched & 1 == 0 ? 0x0D : 0x0A
+                matched = byte == expected ? matched + 1 : (byte == 0x0D ? 1 : 0)
+                index += 1
+            }
         }
+        blankLineMatched = matched
         header.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<index]))
         guard blankLineMatched == 4 else {
             if chunk.count > allowed { throw MultipartParsingError.headersTooLarge(part: partCount, limit: limit) }
             return index
         }
-        let head = try MultipartPartHead(headers: try fields(header[..<(header.count - 2)]), part: partCount)
+        let blockLength = header.count - 2
+        let head = try header.withUnsafeBufferPointer { bytes throws(MultipartParsingError) in try readHead(bytes[..<blockLength]) }
         if requiresNames, head.dispositionType != "form-data" || head.name == nil {
             throw MultipartParsingError.missingName(part: partCount)
         }
@@ -309,9 +330,13 @@ public struct MultipartBodyParser {
     }
 
     /// The header lines, each ending in CRLF; a line starting with a space or tab continues
-    /// the one before (obs-fold, which Python's `email` still writes).
-    private func fields(_ block: ArraySlice<UInt8>) throws(MultipartParsingError) -> HTTPHeaderFields {
-        var lines: [(name: String, value: [UInt8])] = []
+    /// the one before (obs-fold, which Python's `email` still writes). Names must be tokens
+    /// and values free of control characters, checked here on the bytes.
+    private func readHead(_ block: HeaderParameters.Bytes) throws(MultipartParsingError) -> MultipartPartHead {
+        var fields: [HTTPHeaderFields.Field] = []
+        // The first Content-Disposition: where it is, and its value's bytes until a fold changes it.
+        var dispositionIndex: Int?
+        var disposition: HeaderParameters.Bytes?
         var start = block.startIndex
         while start < block.endIndex {
             var end = start
@@ -321,31 +346,70 @@ public struct MultipartBodyParser {
                 throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
             }
             start = end + 2
-            if let first = line.first, first == 0x20 || first == 0x09, !lines.isEmpty {
-                lines[lines.count - 1].value += [0x20] + Self.trimmed(line)
+            if let first = line.first, first == 0x20 || first == 0x09, !fields.isEmpty {
+                let more = Self.trimmed(line)
+                guard more.allSatisfy(HTTPHeaderFields.isValueByte) else {
+                    throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
+                }
+                fields[fields.count - 1].value += " " + String(decoding: more, as: UTF8.self)
+                if dispositionIndex == fields.count - 1 { disposition = nil }
                 continue
             }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                  line[..<colon].allSatisfy(HTTPHeaderFields.isTokenByte) else {
                 throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
             }
-            lines.append((String(decoding: line[..<colon], as: UTF8.self), Self.trimmed(line[(colon + 1)...])))
-            if lines.count > limits.maximumHeaderCount { throw .tooManyHeaders(part: partCount, limit: limits.maximumHeaderCount) }
-        }
-        var fields = HTTPHeaderFields()
-        for line in lines {
-            do {
-                try fields.addValue(String(decoding: line.value, as: UTF8.self), forHTTPHeaderField: line.name)
-            } catch {
-                throw .malformedHeader(part: partCount, line: line.name + ": " + String(decoding: line.value, as: UTF8.self))
+            let name = line[..<colon], value = Self.trimmed(line[(colon + 1)...])
+            guard value.allSatisfy(HTTPHeaderFields.isValueByte) else {
+                throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
             }
+            guard fields.count < limits.maximumHeaderCount else { throw .tooManyHeaders(part: partCount, limit: limits.maximumHeaderCount) }
+            if dispositionIndex == nil, Self.isContentDisposition(name) {
+                dispositionIndex = fields.count
+                disposition = value
+            }
+            fields.append(HTTPHeaderFields.Field(name: Self.fieldName(name), value: String(decoding: value, as: UTF8.self)))
         }
-        return fields
+        let headers = HTTPHeaderFields(validated: fields)
+        guard let dispositionIndex, disposition == nil else {
+            return try MultipartPartHead(headers: headers, disposition: disposition, part: partCount)
+        }
+        // A folded Content-Disposition: read its joined value.
+        var folded = fields[dispositionIndex].value
+        let part = partCount
+        return try folded.withUTF8 { bytes in
+            Result { () throws(MultipartParsingError) in try MultipartPartHead(headers: headers, disposition: bytes[...], part: part) }
+        }.get()
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
-        return Array(bytes[first...last])
+    /// A field name as written; the names every part has are shared, not made anew.
+    private static func fieldName(_ bytes: HeaderParameters.Bytes) -> String {
+        if equals(bytes, "Content-Disposition") { return "Content-Disposition" }
+        if equals(bytes, "Content-Type") { return "Content-Type" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func isContentDisposition(_ name: HeaderParameters.Bytes) -> Bool {
+        equals(name, "content-disposition", ignoringCase: true)
+    }
+
+    /// Whether `bytes` spell `text` (lower case when `ignoringCase`), byte for byte.
+    private static func equals(_ bytes: HeaderParameters.Bytes, _ text: StaticString, ignoringCase: Bool = false) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let target = text.utf8Start
+        var offset = 0
+        for byte in bytes {
+            guard (ignoringCase ? HTTPHeaderFields.lowercased(byte) : byte) == target[offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    private static func trimmed(_ bytes: HeaderParameters.Bytes) -> HeaderParameters.Bytes {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return bytes[start..<end]
     }
 
     private static func reason(of error: any Error) -> String {

@@ -24,24 +24,25 @@ public struct MultipartPartHead: Sendable, Hashable {
     /// Whether the part carries a file: it has a file name.
     public var isFile: Bool { fileName != nil }
 
-    /// A head from its fields, with `Content-Disposition` read; `part` numbers errors.
+    /// A head from its fields and the value of its first `Content-Disposition`, read;
+    /// `part` numbers errors.
     ///
     /// - Throws: ``MultipartParsingError/unreadableParameter(part:name:reason:)`` for a
     ///   `filename*` that cannot be decoded.
-    init(headers: HTTPHeaderFields, part: Int) throws(MultipartParsingError) {
+    init(headers: HTTPHeaderFields, disposition: HeaderParameters.Bytes?, part: Int) throws(MultipartParsingError) {
         self.headers = headers
-        guard let disposition = headers.value(forHTTPHeaderField: "Content-Disposition") else { return }
-        let parsed = HeaderParameters(disposition)
-        dispositionType = parsed.value.lowercased()
-        name = parsed.parameter("name").map(HeaderParameters.unescapedFormValue)
-        if let extended = parsed.parameter("filename*") {
+        guard let disposition else { return }
+        let parsed = HeaderParameters.disposition(utf8: disposition)
+        dispositionType = parsed.type
+        name = parsed.name.map(HeaderParameters.unescapedFormValue)
+        if let extended = parsed.extendedFileName {
             do {
                 fileName = try HeaderParameters.decodeExtended(extended)
             } catch {
                 throw .unreadableParameter(part: part, name: "filename*", reason: error.reason)
             }
         } else {
-            fileName = parsed.parameter("filename").map(HeaderParameters.unescapedFormValue)
+            fileName = parsed.fileName.map(HeaderParameters.unescapedFormValue)
         }
     }
 }
