@@ -36,14 +36,58 @@ package struct HeaderParameters: Sendable, Equatable {
 
     /// A `Content-Disposition` value's type (lower-cased) and the three parameters a form part
     /// needs, without keeping the others.
+    ///
+    /// RFC 2231 continuations (`filename*0*=utf-8''a; filename*1*=b`, which Python's `email`
+    /// writes for long names) are joined into one extended value.
     package static func disposition(utf8 bytes: Bytes) -> (type: String, name: String?, fileName: String?, extendedFileName: String?) {
         var name: String?, fileName: String?, extendedFileName: String?
+        var sections: [(index: Int, encoded: Bool, text: String)] = []
         let type = forEachParameter(bytes) { parameter, value in
             if name == nil, matches(parameter, "name") { name = text(of: value) }
             else if fileName == nil, matches(parameter, "filename") { fileName = text(of: value) }
             else if extendedFileName == nil, matches(parameter, "filename*") { extendedFileName = text(of: value) }
+            else if let section = continuation(parameter, of: "filename") { sections.append((section.index, section.encoded, text(of: value))) }
         }
+        if extendedFileName == nil, !sections.isEmpty { extendedFileName = joined(sections) }
         return (lowercased(type), name, fileName, extendedFileName)
+    }
+
+    /// The section number of an RFC 2231 continuation `NAME*N` or `NAME*N*`, and whether it
+    /// is percent-encoded.
+    private static func continuation(_ parameter: Bytes, of name: StaticString) -> (index: Int, encoded: Bool)? {
+        let prefix = name.utf8CodeUnitCount
+        guard parameter.count > prefix + 1, matches(parameter.prefix(prefix), name), parameter[parameter.startIndex + prefix] == UInt8(ascii: "*") else { return nil }
+        var digits = parameter.dropFirst(prefix + 1)
+        let encoded = digits.last == UInt8(ascii: "*")
+        if encoded { digits = digits.dropLast() }
+        guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return (digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }, encoded)
+    }
+
+    /// Continuation sections from 0 up to the first missing one, as one extended value
+    /// (`charset'language'encoded`) for `decodeExtended`.
+    private static func joined(_ sections: [(index: Int, encoded: Bool, text: String)]) -> String? {
+        let ordered = sections.sorted { $0.index < $1.index }
+        guard let first = ordered.first, first.index == 0 else { return nil }
+        var value = first.encoded ? first.text : "utf-8''" + percentEncoded(first.text)
+        var next = 1
+        for section in ordered.dropFirst() where section.index == next {
+            value += section.encoded ? section.text : percentEncoded(section.text)
+            next += 1
+        }
+        return value
+    }
+
+    private static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if byte.isASCIIAlphanumeric || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return result
     }
 
     /// A parameter's value as written: a token, trimmed, or a quoted string with its quotes.
