@@ -32,6 +32,11 @@ public enum MultipartParsingError: Error, Sendable, Equatable, CustomStringConve
     case fileTooLarge(name: String, fileName: String?, limit: Int)
     /// A body longer than ``MultipartParsingLimits/maximumBodyBytes``.
     case bodyTooLarge(limit: Int)
+    /// A `multipart/mixed` part nested deeper than ``MultipartParsingLimits/maximumNestingDepth``.
+    case nestingTooDeep(limit: Int)
+    /// A file part could not be kept in a temporary file (a full disk, a missing or
+    /// read-only directory).
+    case temporaryFileFailed(path: String, reason: String)
 
     /// One sentence naming the fault and where it is.
     public var description: String {
@@ -62,6 +67,10 @@ public enum MultipartParsingError: Error, Sendable, Equatable, CustomStringConve
             return "The file \(fileName.map { "\"\($0)\" " } ?? "")of part \"\(name)\" is longer than the limit of \(limit) bytes."
         case .bodyTooLarge(let limit):
             return "The multipart body is longer than the limit of \(limit) bytes."
+        case .nestingTooDeep(let limit):
+            return "The multipart body nests multipart parts deeper than the limit of \(limit)."
+        case .temporaryFileFailed(let path, let reason):
+            return "A file part could not be written to the temporary file \(path): \(reason)."
         }
     }
 }

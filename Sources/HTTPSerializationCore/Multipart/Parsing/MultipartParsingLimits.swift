@@ -23,6 +23,9 @@ public struct MultipartParsingLimits: Sendable, Hashable {
     public var maximumFileBytes: Int? = 1 << 30
     /// Bytes of the whole body, preamble and epilogue included: 1 GiB.
     public var maximumBodyBytes: Int? = 1 << 30
+    /// Levels of `multipart/mixed` inside a form part (RFC 2388's several files under one
+    /// name) that ``MultipartForm`` reads: 1. Deeper nesting is an error.
+    public var maximumNestingDepth: Int = 1
 
     /// The defaults above.
     public init() {}

@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns a parser's events into a ``MultipartForm``: fields as text, files in memory until
+/// they pass the spill threshold, and a nested `multipart/mixed` part read by a collector of
+/// its own, one level deeper.
+///
+/// A reference because the parser's handler fills it while the parser runs; it belongs to
+/// the one read that made it.
+final class MultipartFormCollector {
+    private var parser: MultipartBodyParser
+    private let limits: MultipartParsingLimits
+    private let spillThreshold: Int
+    private let directory: String
+    private let depth: Int
+    /// The outer field's name, for the files of a nested part.
+    private let outerName: String?
+
+    private var fields: [MultipartForm.Field] = []
+    private var files: [MultipartFile] = []
+
+    private enum Current {
+        case none, field, file, nested
+    }
+
+    private var current = Current.none
+    private var head: MultipartPartHead?
+    private var fieldBytes: [UInt8] = []
+    private var sink: SpillingSink?
+    private var nested: MultipartFormCollector?
+
+    init(contentType: String, limits: MultipartParsingLimits, spillThreshold: Int, directory: String) throws(MultipartParsingError) {
+        parser = try MultipartBodyParser(contentType: contentType, limits: limits)
+        self.limits = limits
+        self.spillThreshold = spillThreshold
+        self.directory = directory
+        depth = 0
+        outerName = nil
+    }
+
+    private init(boundary: String, outerName: String, depth: Int, parent: MultipartFormCollector) throws(MultipartParsingError) {
+        parser = try MultipartBodyParser(boundary: boundary, requiresNames: false, limits: parent.limits)
+        limits = parent.limits
+        spillThreshold = parent.spillThreshold
+        directory = parent.directory
+        self.depth = depth
+        self.outerName = outerName
+    }
+
+    func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        try parser.parse(bytes) { event in try self.handle(event) }
+    }
+
+    func finish() throws -> MultipartForm {
+        try parser.finish()
+        return MultipartForm(fields: fields, files: files)
+    }
+
+    private func handle(_ event: MultipartBodyParser.Event) throws {
+        switch event {
+        case .head(let head):
+            self.head = head
+            if !head.isFile, let boundary = Self.mixedBoundary(head.contentType) {
+                guard depth < limits.maximumNestingDepth else { throw MultipartParsingError.nestingTooDeep(limit: limits.maximumNestingDepth) }
+                nested = try MultipartFormCollector(boundary: boundary, outerName: outerName ?? head.name ?? "", depth: depth + 1, parent: self)
+                current = .nested
+            } else if head.isFile || depth > 0 {
+                sink = SpillingSink(threshold: spillThreshold, directory: directory)
+                current = .file
+            } else {
+                fieldBytes.removeAll(keepingCapacity: true)
+                current = .field
+            }
+        case .body(let bytes):
+            switch current {
+            case .field: fieldBytes.append(contentsOf: bytes)
+            case .file: try sink?.write(bytes)
+            case .nested: try nested?.feed(bytes)
+            case .none: break
+            }
+        case .end:
+            guard let head else { return }
+            switch current {
+            case .field:
+                fields.append(MultipartForm.Field(name: head.name ?? "", value: String(decoding: fieldBytes, as: UTF8.self), head: head))
+            case .file:
+                if let sink {
+                    let (storage, size) = try sink.finish()
+                    files.append(MultipartFile(fieldName: outerName ?? head.name ?? "", fileName: head.fileName, contentType: head.contentType,
+                                               head: head, size: size, storage: storage))
+                }
+            case .nested:
+                if let nested { files += try nested.finish().files }
+            case .none:
+                break
+            }
+            (current, self.head, sink, nested) = (.none, nil, nil, nil)
+        }
+    }
+
+    /// The boundary of a `multipart/mixed` content type, the old way of sending several files
+    /// under one name (RFC 2388).
+    private static func mixedBoundary(_ contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let parsed = HeaderParameters(contentType)
+        return parsed.value == "multipart/mixed" ? parsed.parameter("boundary") : nil
+    }
+}
+
+/// Keeps a file part's bytes in memory up to a threshold, then in a temporary file.
+final class SpillingSink {
+    private let threshold: Int
+    private let directory: String
+    private var memory: [UInt8] = []
+    private var file: TemporaryFile?
+    private var descriptor: Int32 = -1
+    private var size = 0
+
+    init(threshold: Int, directory: String) {
+        self.threshold = threshold
+        self.directory = directory
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(MultipartParsingError) {
+        size += bytes.count
+        if file == nil, memory.count + bytes.count <= threshold {
+            memory.append(contentsOf: bytes)
+            return
+        }
+        if file == nil {
+            (file, descriptor) = try TemporaryFile.create(in: directory)
+            let held = memory
+            memory = []
+            try held.withUnsafeBytes { held in Result { () throws(MultipartParsingError) in try writeAll(held) } }.get()
+        }
+        try writeAll(bytes)
+    }
+
+    /// The bytes kept, and how many.
+    func finish() throws(MultipartParsingError) -> (MultipartFile.Storage, Int) {
+        guard let file else { return (.memory(Data(memory)), size) }
+        let closed = POSIX.close(descriptor)
+        descriptor = -1
+        guard closed else { throw .temporaryFileFailed(path: file.path, reason: POSIX.errorDescription) }
+        return (.temporaryFile(file), size)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(MultipartParsingError) {
+        guard let base = bytes.baseAddress, let file else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = POSIX.write(descriptor, base + offset, bytes.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                throw .temporaryFileFailed(path: file.path, reason: written == 0 ? "nothing was written" : POSIX.errorDescription)
+            }
+        }
+    }
+
+    deinit {
+        // On an error or a cancellation the descriptor is still open; the file itself goes
+        // with its last reference.
+        if descriptor >= 0 { POSIX.close(descriptor) }
+    }
+}
