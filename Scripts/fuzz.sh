@@ -10,7 +10,7 @@ set -euo pipefail
 seconds="${1:-30}"
 shift || true
 only=("$@")
-declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000 [plist]=300000 [json]=500000 [ndjson]=300000 [sse]=300000 [gzip]=100000 [multipartparser]=200000)
+declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000 [plist]=300000 [json]=500000 [ndjson]=300000 [sse]=300000 [gzip]=100000 [multipartparser]=200000 [formdecoder]=300000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
 mkdir -p "$build"

@@ -216,7 +216,7 @@ extension HeaderParameters {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(JSONUTF8.hexValue), let low = iterator.next().flatMap(JSONUTF8.hexValue) else {
                 throw ReasonError("it has a bad percent escape")
             }
             bytes.append(high << 4 | low)
@@ -261,15 +261,6 @@ extension HeaderParameters {
             index += 1
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// Why a parameter could not be read.
