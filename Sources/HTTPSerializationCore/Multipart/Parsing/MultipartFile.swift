@@ -133,3 +133,14 @@ final class TemporaryFile: @unchecked Sendable, Hashable {
     static func == (lhs: TemporaryFile, rhs: TemporaryFile) -> Bool { lhs === rhs }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+extension MultipartFile: Decodable {
+    /// A file part as a model's property, read by `FormDecoder` from a ``MultipartForm``;
+    /// any other decoder has no file to give and throws.
+    ///
+    /// - Throws: `DecodingError.typeMismatch` outside `FormDecoder`.
+    public init(from decoder: any Decoder) throws {
+        throw DecodingError.typeMismatch(MultipartFile.self, .init(
+            codingPath: decoder.codingPath, debugDescription: "A file part decodes only from a multipart form, with FormDecoder."))
+    }
+}

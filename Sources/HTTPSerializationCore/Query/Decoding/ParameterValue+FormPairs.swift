@@ -32,12 +32,12 @@ extension ParameterValue {
 }
 
 /// A tree being built from form pairs, each node becoming what its keys say it is.
-final class FormNode {
+package final class FormNode {
     enum Kind {
         case empty, leaf(ParameterValue), dictionary, array, indexed
     }
 
-    enum Component {
+    package enum Component {
         case key(String)
         case append
         case index(Int)
@@ -50,7 +50,7 @@ final class FormNode {
 
     /// The path a field names: its top-level key, then bracketed (or dotted) keys, `[]`, and
     /// under indexed arrays `[N]`. A field that does not parse as a path is one key.
-    static func components(of field: String, style: QueryStringStyle, limit: Int, into path: inout [Component]) throws(FormDecodingError) {
+    package static func components(of field: String, style: QueryStringStyle, limit: Int, into path: inout [Component]) throws(FormDecodingError) {
         path.removeAll(keepingCapacity: true)
         let bytes = Array(field.utf8)
         let dotted = style.keyEncoding == .dotted

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import HTTPSerialization
+import SeededGenerators
+
+@Suite("FormDecoder: models back from forms, query strings and multipart forms")
+struct FormDecoderTests {
+    struct Address: Codable, Equatable {
+        var street: String
+        var zip: Int
+    }
+
+    struct Model: Codable, Equatable {
+        var name: String
+        var age: Int
+        var score: Double
+        var active: Bool
+        var joined: Date
+        var tags: [String]
+        var address: Address
+        var nickname: String?
+    }
+
+    static func model(_ generator: inout SplitMix64) -> Model {
+        func text() -> String { (0..<Int(generator.below(6))).map { _ in generator.token() }.joined() }
+        return Model(name: text(), age: Int(generator.below(200_000)) - 100_000, score: Double(generator.below(10_000)) / 8,
+                     active: generator.below(2) == 0, joined: Date(timeIntervalSince1970: Double(generator.below(4_000_000_000))),
+                     tags: (0..<(Int(generator.below(3)) + 2)).map { _ in text() }, address: Address(street: text(), zip: Int(generator.below(99_999))),
+                     nickname: generator.below(2) == 0 ? nil : text())
+    }
+
+    @Test("decode(encode(model)) == model under every array and key encoding, the writer's dates and booleans included")
+    func roundTrips() throws {
+        var generator = SplitMix64(seed: 0xF04D)
+        for arrays in QueryStringStyle.ArrayEncoding.allCases {
+            for keys in QueryStringStyle.KeyEncoding.allCases {
+                let style = QueryStringStyle(arrayEncoding: arrays, keyEncoding: keys)
+                let decoder = FormDecoder(style: style)
+                for _ in 0..<200 {
+                    let model = Self.model(&generator)
+                    let body = queryString(from: try ParameterValue(encoding: model), style: style)
+                    #expect(try decoder.decode(Model.self, from: body) == model, "\(arrays) \(keys): \(body)")
+                }
+            }
+        }
+    }
+
+    struct Signup: Decodable, Equatable {
+        var firstName: String
+        var newsletter: Bool
+        var ids: [Int]
+        var since: Date?
+    }
+
+    @Test("checkboxes, snake_case keys, a single value as a list, indices under bracketed keys, ISO 8601 dates")
+    func conveniences() throws {
+        var decoder = FormDecoder(dateDecoding: .iso8601, keyDecoding: .convertFromSnakeCase)
+        let signup = try decoder.decode(Signup.self, from: "first_name=Ann+Lee&newsletter=on&ids=7&since=2024-05-06T07:08:09Z")
+        #expect(signup == Signup(firstName: "Ann Lee", newsletter: true, ids: [7], since: Date(timeIntervalSince1970: 1_714_979_289)))
+        decoder.dateDecoding = .secondsSince1970
+        #expect(try decoder.decode(Signup.self, from: "first_name=B&newsletter=off&ids[1]=2&ids[0]=1&since=0").ids == [1, 2])
+        #expect(try decoder.decode(Signup.self, from: "first_name=B&newsletter=0&ids[]=1").since == nil)
+    }
+
+    @Test("a value that is not the model is a DecodingError naming its path; a malformed body a FormDecodingError")
+    func errors() {
+        #expect {
+            _ = try FormDecoder().decode(Address.self, from: "street=Main&zip=abc")
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["zip"]
+        }
+        #expect {
+            _ = try FormDecoder().decode(Address.self, from: "street=Main")
+        } throws: { error in
+            if case DecodingError.keyNotFound(let key, _) = error { return key.stringValue == "zip" }
+            return false
+        }
+        #expect(throws: FormDecodingError.malformedPercentEscape(offset: 7)) { _ = try FormDecoder().decode(Address.self, from: "street=%G0&zip=1") }
+    }
+
+    struct Upload: Decodable {
+        var title: String
+        var cover: MultipartFile
+        var photos: [MultipartFile]
+        var note: MultipartFile?
+    }
+
+    @Test("a multipart form decodes with its files as MultipartFile, several under one name as a list")
+    func multipartModel() throws {
+        var form = try MultipartFormData(boundary: "model")
+        try form.appendPart(formData: Data("Holiday".utf8), name: "title")
+        try form.appendPart(fileData: Data("cover".utf8), name: "cover", fileName: "cover.jpg", mimeType: "image/jpeg")
+        try form.appendPart(fileData: Data("one".utf8), name: "photos[]", fileName: "1.jpg", mimeType: "image/jpeg")
+        try form.appendPart(fileData: Data("two".utf8), name: "photos[]", fileName: "2.jpg", mimeType: "image/jpeg")
+        let read = try MultipartForm.read(try form.encodedData(), contentType: form.contentType)
+        let upload = try FormDecoder().decode(Upload.self, from: read)
+        #expect(upload.title == "Holiday")
+        #expect(try upload.cover.fileName == "cover.jpg" && upload.cover.data() == Data("cover".utf8))
+        #expect(upload.photos.map(\.fileName) == ["1.jpg", "2.jpg"])
+        #expect(upload.note == nil)
+        #expect(throws: DecodingError.self) { _ = try FormDecoder().decode(Address.self, from: read) }
+    }
+}
