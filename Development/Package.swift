@@ -59,6 +59,8 @@ let package = Package(
                 // Already resolved for async-http-client: gzip for the streamed routes.
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 "Checksums", "SeededGenerators",
+                // Its own multipart parser reads the uploads it reports.
+                .product(name: "HTTPSerializationCore", package: "swift-http-serialization"),
             ],
             swiftSettings: strictness
         ),

@@ -71,11 +71,7 @@ final class EchoHandler: ChannelInboundHandler {
             report.form = FormDecoding.pairs(String(decoding: bodyData, as: UTF8.self))
         } else if contentType.lowercased().hasPrefix("multipart/form-data") {
             do {
-                guard let boundary = contentType.components(separatedBy: "boundary=").dropFirst().first?
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty else {
-                    throw EchoServerError.malformed("no boundary in Content-Type")
-                }
-                report.parts = try MultipartSplitter.parts(bodyData, boundary: boundary)
+                report.parts = try MultipartSplitter.parts(bodyData, contentType: contentType)
             } catch {
                 return send(context, head, status: 400, contentType: "text/plain", body: Data("malformed multipart body: \(error)\n".utf8))
             }

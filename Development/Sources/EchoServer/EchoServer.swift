@@ -116,7 +116,14 @@ public final class EchoServer: Sendable {
     }
 }
 
-public enum EchoServerError: Error {
+public enum EchoServerError: Error, CustomStringConvertible {
     case noPort
     case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .noPort: return "the server has no port"
+        case .malformed(let reason): return reason
+        }
+    }
 }
