@@ -30,22 +30,31 @@ struct StreamingTransportTests {
     }
 
     static func withServer(_ body: (EchoServer, HTTPClient) async throws -> Void) async throws {
-        let server = try await EchoServer.start()
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            try await body(server, client)
-        } catch {
-            try await client.shutdown()
-            try await server.stop()
-            throw error
-        }
-        try await client.shutdown()
-        try await server.stop()
+        try await AsyncHTTPClientBridgeTests.withServer(body)
     }
 
     static func get(_ server: EchoServer, _ target: String, fields: HTTPFields = [:]) -> SerializedRequest {
         SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(server.port)", path: target,
                                                headerFields: fields))
+    }
+
+    /// Reads the events of a body that never ends in a task, cancels the task, and returns
+    /// the error that stopped it (nil, recorded as an issue, if the body ended by itself).
+    static func errorAfterCancelling<Body: AsyncSequence & Sendable>(_ streamed: StreamedResponse<Body>) async -> (any Error)? {
+        let reader = Task {
+            var count = 0
+            for try await _ in streamed.values(ServerSentEventsResponseSerializer()) { count += 1 }
+            return count
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        reader.cancel()
+        switch await withTimeLimitResult(seconds: 30, { try await reader.value }) {
+        case .success(let count):
+            Issue.record("the body ended by itself after \(count) events")
+            return nil
+        case .failure(let error):
+            return error
+        }
     }
 
     /// What the whole-body serializer makes of the bytes the route sends.
@@ -144,18 +153,8 @@ struct StreamingTransportTests {
     func bridgeCancellationStopsReading() async throws {
         try await Self.withServer { server, client in
             let streamed = try await client.stream(Self.get(server, "/sse?count=1&hold=1"))
-            let reader = Task {
-                var count = 0
-                for try await _ in streamed.values(ServerSentEventsResponseSerializer()) { count += 1 }
-                return count
-            }
-            try await Task.sleep(for: .milliseconds(50))
-            reader.cancel()
-            let outcome = await withTimeLimitResult(seconds: 30) { try await reader.value }
-            switch outcome {
-            case .success(let count): Issue.record("the body ended by itself after \(count) events")
-            case .failure(let error): #expect(error is CancellationError || (error as? HTTPClientError) == .cancelled, "\(error)")
-            }
+            let error = await Self.errorAfterCancelling(streamed)
+            #expect(error is CancellationError || (error as? HTTPClientError) == .cancelled, "\(String(describing: error))")
         }
     }
 
@@ -265,18 +264,8 @@ extension StreamingTransportTests {
         let server = try await EchoServer.start()
         defer { Task { try? await server.stop() } }
         let streamed = try await URLSession.shared.stream(for: Self.url(server, "/sse?count=1&hold=1"))
-        let reader = Task {
-            var count = 0
-            for try await _ in streamed.values(ServerSentEventsResponseSerializer()) { count += 1 }
-            return count
-        }
-        try await Task.sleep(for: .milliseconds(50))
-        reader.cancel()
-        let outcome = await withTimeLimitResult(seconds: 30) { try await reader.value }
-        switch outcome {
-        case .success(let count): Issue.record("the body ended by itself after \(count) events")
-        case .failure(let error): #expect(error is CancellationError, "\(error)")
-        }
+        let error = await Self.errorAfterCancelling(streamed)
+        #expect(error is CancellationError, "\(String(describing: error))")
     }
 
     @Test("URLSession: a connection closed mid-body delivers the records before it, then a TransportError")

@@ -193,7 +193,8 @@ package struct HeaderParameters: Sendable, Equatable {
         }
     }
 
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
+    /// Without surrounding spaces and tabs (RFC 9110 OWS).
+    package static func trimmed(_ bytes: Bytes) -> Bytes {
         var start = bytes.startIndex, end = bytes.endIndex
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }

@@ -347,7 +347,7 @@ public struct MultipartBodyParser {
             }
             start = end + 2
             if let first = line.first, first == 0x20 || first == 0x09, !fields.isEmpty {
-                let more = Self.trimmed(line)
+                let more = HeaderParameters.trimmed(line)
                 guard more.allSatisfy(HTTPHeaderFields.isValueByte) else {
                     throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
                 }
@@ -359,7 +359,7 @@ public struct MultipartBodyParser {
                   line[..<colon].allSatisfy(HTTPHeaderFields.isTokenByte) else {
                 throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
             }
-            let name = line[..<colon], value = Self.trimmed(line[(colon + 1)...])
+            let name = line[..<colon], value = HeaderParameters.trimmed(line[(colon + 1)...])
             guard value.allSatisfy(HTTPHeaderFields.isValueByte) else {
                 throw .malformedHeader(part: partCount, line: String(decoding: line, as: UTF8.self))
             }
@@ -403,13 +403,6 @@ public struct MultipartBodyParser {
             offset += 1
         }
         return true
-    }
-
-    private static func trimmed(_ bytes: HeaderParameters.Bytes) -> HeaderParameters.Bytes {
-        var start = bytes.startIndex, end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        return bytes[start..<end]
     }
 
     private static func reason(of error: any Error) -> String {
