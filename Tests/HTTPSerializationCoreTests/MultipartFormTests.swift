@@ -157,3 +157,27 @@ struct MultipartFormTests {
         }
     }
 }
+
+@Suite("Multipart parser: other multipart types, and values made by hand")
+struct MultipartOtherTypesTests {
+    @Test("multipart/byteranges and multipart/related read without names, their heads kept")
+    func byterangesAndRelated() throws {
+        let ranges = "--R\r\nContent-Type: text/plain\r\nContent-Range: bytes 0-3/10\r\n\r\nabcd\r\n--R\r\nContent-Type: text/plain\r\nContent-Range: bytes 7-9/10\r\n\r\nhij\r\n--R--\r\n"
+        let parts = try MultipartBodyParser.parts(of: Data(ranges.utf8), contentType: "multipart/byteranges; boundary=R")
+        #expect(parts.map { $0.head.headers.value(forHTTPHeaderField: "content-range") } == ["bytes 0-3/10", "bytes 7-9/10"])
+        #expect(parts.map(\.body) == [Data("abcd".utf8), Data("hij".utf8)])
+        let related = "--r\r\nContent-ID: <root>\r\nContent-Type: application/json\r\n\r\n{}\r\n--r\r\nContent-ID: <img>\r\n\r\n\u{1}\r\n--r--"
+        let relatedParts = try MultipartBodyParser.parts(of: Data(related.utf8), contentType: "multipart/related; type=\"application/json\"; boundary=r")
+        #expect(relatedParts.map { $0.head.headers.value(forHTTPHeaderField: "Content-ID") } == ["<root>", "<img>"])
+        #expect(relatedParts.allSatisfy { $0.head.name == nil && !$0.head.isFile })
+    }
+
+    @Test("fields and in-memory files made by hand read like received ones")
+    func madeByHand() throws {
+        let file = MultipartFile(fieldName: "photo", fileName: "a.png", contentType: "image/png", data: Data([1, 2, 3]))
+        #expect(try file.data() == Data([1, 2, 3]))
+        #expect(file.size == 3 && file.temporaryFileURL == nil && file.head.contentType == "image/png" && file.head.isFile)
+        let form = MultipartForm(fields: [MultipartForm.Field(name: "title", value: "T")], files: [file])
+        #expect(form.value(named: "title") == "T" && form.file(named: "photo") == file)
+    }
+}

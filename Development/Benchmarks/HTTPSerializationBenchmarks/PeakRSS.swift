@@ -46,9 +46,11 @@ enum PeakRSS {
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             if name == "upload-bridge", !UploadBenchmarks.bridgeUpload(form, port: sink.port, client: client) { exit(3) }
             try? client.syncShutdown()
-        case "multipart-parse-baseline", "multipart-parse":
+        case "multipart-parse-baseline", "multipart-parse", "multipart-form":
             guard let lines = argument?.split(separator: "\n", maxSplits: 1), lines.count == 2 else { exit(2) }
-            if name == "multipart-parse", MultipartParsingBenchmarks.ours(URL(fileURLWithPath: String(lines[0])), contentType: String(lines[1])) < 0 { exit(3) }
+            let body = URL(fileURLWithPath: String(lines[0])), contentType = String(lines[1])
+            if name == "multipart-parse", MultipartParsingBenchmarks.ours(body, contentType: contentType) < 0 { exit(3) }
+            if name == "multipart-form", MultipartParsingBenchmarks.formRead(body, contentType: contentType, directory: body.deletingLastPathComponent()) < 0 { exit(3) }
         case "stream-array-baseline", "stream-array":
             let decoding = name == "stream-array"
             let result = StreamingBenchmarks.blocking { await StreamingBenchmarks.streamArray(decoding: decoding, bytes: 1 << 30) }

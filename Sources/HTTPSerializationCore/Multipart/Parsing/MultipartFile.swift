@@ -33,6 +33,31 @@ public struct MultipartFile: Sendable, Hashable {
 
     let storage: Storage
 
+    /// A file held in memory, for tests of code that takes decoded uploads.
+    ///
+    /// ```swift
+    /// let photo = MultipartFile(fieldName: "photo", fileName: "a.png", contentType: "image/png", data: png)
+    /// ```
+    public init(fieldName: String, fileName: String?, contentType: String?, data: Data) {
+        self.fieldName = fieldName
+        self.fileName = fileName
+        self.contentType = contentType
+        var headers = HTTPHeaderFields()
+        if let contentType { try? headers.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        head = MultipartPartHead(headers: headers, name: fieldName, fileName: fileName)
+        size = data.count
+        storage = .memory(data)
+    }
+
+    init(fieldName: String, fileName: String?, contentType: String?, head: MultipartPartHead, size: Int, storage: Storage) {
+        self.fieldName = fieldName
+        self.fileName = fileName
+        self.contentType = contentType
+        self.head = head
+        self.size = size
+        self.storage = storage
+    }
+
     enum Storage: Sendable, Hashable {
         case memory(Data)
         case temporaryFile(TemporaryFile)

@@ -27,6 +27,13 @@ public struct MultipartForm: Sendable, Hashable {
         public var value: String
         /// The part's full head.
         public var head: MultipartPartHead
+
+        /// A field from its name and text, for tests and forms made by hand.
+        public init(name: String, value: String, head: MultipartPartHead? = nil) {
+            self.name = name
+            self.value = value
+            self.head = head ?? MultipartPartHead(name: name)
+        }
     }
 
     /// File parts larger than this go to a temporary file: 1 MiB unless the read says otherwise.

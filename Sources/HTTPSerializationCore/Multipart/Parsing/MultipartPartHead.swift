@@ -24,6 +24,15 @@ public struct MultipartPartHead: Sendable, Hashable {
     /// Whether the part carries a file: it has a file name.
     public var isFile: Bool { fileName != nil }
 
+    /// A head from its parts, for tests and for parts made by hand; `headers` is not read
+    /// for the names.
+    public init(headers: HTTPHeaderFields = HTTPHeaderFields(), dispositionType: String? = "form-data", name: String?, fileName: String? = nil) {
+        self.headers = headers
+        self.dispositionType = dispositionType
+        self.name = name
+        self.fileName = fileName
+    }
+
     /// A head from its fields and the value of its first `Content-Disposition`, read;
     /// `part` numbers errors.
     ///
