@@ -217,28 +217,32 @@ struct FormSingleValueContainer: SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if type == MultipartFile.self {
+        // The types whose form text is not their Codable form: read here, as JSONDecoder does.
+        let special: Any?
+        switch type {
+        case is MultipartFile.Type:
             guard case .file(let file) = node else {
                 throw DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected a file part, found \(node.kind)."))
             }
-            return file as! T
-        }
-        if type == Date.self { return try date() as! T }
-        if type == Data.self {
+            special = file
+        case is Date.Type:
+            special = try date()
+        case is Data.Type:
             let value = try text(type)
             guard let data = Data(base64Encoded: value) else { throw mismatch(type, value) }
-            return data as! T
-        }
-        if type == URL.self {
+            special = data
+        case is URL.Type:
             let value = try text(type)
             guard let url = URL(string: value) else { throw mismatch(type, value) }
-            return url as! T
-        }
-        if type == Decimal.self {
+            special = url
+        case is Decimal.Type:
             let value = try text(type)
             guard let decimal = Decimal(string: value) else { throw mismatch(type, value) }
-            return decimal as! T
+            special = decimal
+        default:
+            special = nil
         }
+        if let value = special as? T { return value }
         return try T(from: FormValueDecoder(node: node, codingPath: codingPath, options: options))
     }
 
