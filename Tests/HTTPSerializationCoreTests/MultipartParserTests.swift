@@ -366,3 +366,21 @@ struct MultipartPartSequenceTests {
         #expect(pulls.value < body.count / 10)
     }
 }
+
+@Suite("Multipart parser: a fault in a chunk comes after the parts before it")
+struct MultipartPartSequenceFaultTests {
+    @Test("the parts a chunk completed before a malformed delimiter are handed on, then the error")
+    func partsBeforeFault() async throws {
+        let body = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--b\r\nContent-Disposition: form-data; name=\"c\"\r\n\r\n2\r\n--bX"
+        var names: [String?] = []
+        var bodies: [Data] = []
+        await #expect(throws: MultipartParsingError.malformedDelimiter(offset: 104)) {
+            for try await part in try MultipartBodyParser.parts(of: ChunkedBody([Array(body.utf8)]), contentType: "multipart/form-data; boundary=b") {
+                names.append(part.head.name)
+                bodies.append(try await part.body.collect(upTo: 10))
+            }
+        }
+        #expect(names == ["a", "c"])
+        #expect(bodies == [Data("1".utf8), Data("2".utf8)])
+    }
+}

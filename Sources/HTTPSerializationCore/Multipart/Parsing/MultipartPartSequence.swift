@@ -125,6 +125,8 @@ final class MultipartStreamReader<Body: AsyncSequence> where Body.Element: Seque
     private var queue: [Queued] = []
     private var nextQueued = 0
     private var sourceEnded = false
+    /// A fault met while reading a chunk, thrown once the events before it have been handed on.
+    private var pendingError: (any Error)?
     /// The part whose body is being read (from 1), and whether its end has been passed.
     private(set) var partNumber = 0
     private var inPart = false
@@ -175,6 +177,10 @@ final class MultipartStreamReader<Body: AsyncSequence> where Body.Element: Seque
         while nextQueued == queue.count {
             queue.removeAll(keepingCapacity: true)
             nextQueued = 0
+            if let pendingError {
+                self.pendingError = nil
+                throw pendingError
+            }
             if sourceEnded { return nil }
             try Task.checkCancellation()
             guard let chunk = try await source.next() else {
@@ -182,7 +188,13 @@ final class MultipartStreamReader<Body: AsyncSequence> where Body.Element: Seque
                 try parser.finish()
                 continue
             }
-            try feed(chunk)
+            do {
+                try feed(chunk)
+            } catch {
+                // Parts the chunk completed before the fault are handed on first.
+                sourceEnded = true
+                pendingError = error
+            }
         }
         defer { nextQueued += 1 }
         return queue[nextQueued]
