@@ -39,8 +39,7 @@ public struct ContentDecodedBody<Base: AsyncSequence>: AsyncSequence where Base.
                 }
                 guard let inflater else { return Array(chunk) }
                 var decoded: [UInt8] = []
-                let bytes = Array(chunk)
-                try bytes.withUnsafeBufferPointer { input in
+                try chunk.withChunkBytes { input in
                     try inflater.decompress(input) { decoded.append(contentsOf: $0) }
                 }
                 if !decoded.isEmpty { return decoded }

@@ -91,16 +91,8 @@ package enum BodyFileWriter {
     }
 
     private static func writeAll(_ descriptor: Int32, _ start: UnsafeMutableRawPointer, _ count: Int, path: String) throws {
-        var offset = 0
-        while offset < count {
-            let result = POSIX.write(descriptor, start + offset, count - offset)
-            if result > 0 {
-                offset += result
-            } else if result < 0, errno == EINTR {
-                continue
-            } else {
-                throw RequestSerializationError.fileWriteFailed(path: path, reason: result == 0 ? "nothing was written" : POSIX.errorDescription)
-            }
+        if let reason = POSIX.writeAll(descriptor, start, count) {
+            throw RequestSerializationError.fileWriteFailed(path: path, reason: reason)
         }
     }
 

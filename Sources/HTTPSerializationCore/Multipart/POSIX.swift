@@ -28,6 +28,22 @@ enum POSIX {
         #endif
     }
 
+    /// Writes all `count` bytes, going on after short writes and `EINTR`: nil, or why not.
+    static func writeAll(_ descriptor: Int32, _ start: UnsafeRawPointer, _ count: Int) -> String? {
+        var offset = 0
+        while offset < count {
+            let result = write(descriptor, start + offset, count - offset)
+            if result > 0 {
+                offset += result
+            } else if result < 0, errno == EINTR {
+                continue
+            } else {
+                return result == 0 ? "nothing was written" : errorDescription
+            }
+        }
+        return nil
+    }
+
     /// False when `close(2)` fails, which is where some file systems report a deferred
     /// write error such as a full disk.
     @discardableResult

@@ -83,7 +83,7 @@ where Body.Element: Sequence<UInt8> {
                             continue
                         }
                         var sawBytes = false
-                        try Self.withBytes(of: chunk) { bytes in
+                        try chunk.withChunkBytes { bytes in
                             sawBytes = !bytes.isEmpty
                             if checksFirstByte, sawBytes {
                                 try stream.serializer.base.validate(context(data: Data(bytes)))
@@ -122,10 +122,6 @@ where Body.Element: Sequence<UInt8> {
             return try stream.serializer.makeBodyDecoder(for: stream.response)
         }
 
-        private static func withBytes(of chunk: Body.Element, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-            if let done: Void = try chunk.withContiguousStorageIfAvailable(body) { return done }
-            try Array(chunk).withUnsafeBufferPointer(body)
-        }
     }
 }
 

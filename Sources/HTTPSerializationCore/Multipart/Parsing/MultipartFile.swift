@@ -138,10 +138,13 @@ final class TemporaryFile: @unchecked Sendable, Hashable {
         try lock.withLock {
             guard !moved else { throw MultipartParsingError.temporaryFileFailed(path: path, reason: "the file has already been moved") }
             if rename(path, destination) != 0 {
-                // Another file system: copy, then remove the original.
+                // Another file system: copy (in pieces, never the whole file in memory), then
+                // remove the original.
                 guard errno == EXDEV else { throw MultipartParsingError.temporaryFileFailed(path: destination, reason: POSIX.errorDescription) }
                 do {
-                    try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: destination))
+                    // rename(2) replaces the destination; so does this.
+                    if FileManager.default.fileExists(atPath: destination) { try FileManager.default.removeItem(atPath: destination) }
+                    try FileManager.default.copyItem(atPath: path, toPath: destination)
                 } catch {
                     throw MultipartParsingError.temporaryFileFailed(path: destination, reason: "\(error)")
                 }

@@ -89,10 +89,7 @@ public struct MultipartForm: Sendable, Hashable {
                                                    directory: temporaryDirectory?.path ?? TemporaryFile.defaultDirectory)
         for try await chunk in body {
             try Task.checkCancellation()
-            let handled: Void? = try chunk.withContiguousStorageIfAvailable { try collector.feed(UnsafeRawBufferPointer($0)) }
-            if handled == nil {
-                try Array(chunk).withUnsafeBytes { try collector.feed($0) }
-            }
+            try chunk.withChunkBytes { try collector.feed(UnsafeRawBufferPointer($0)) }
         }
         return try collector.finish()
     }

@@ -157,17 +157,7 @@ final class SpillingSink {
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(MultipartParsingError) {
         guard let base = bytes.baseAddress, let file else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = POSIX.write(descriptor, base + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                throw .temporaryFileFailed(path: file.path, reason: written == 0 ? "nothing was written" : POSIX.errorDescription)
-            }
-        }
+        if let reason = POSIX.writeAll(descriptor, base, bytes.count) { throw .temporaryFileFailed(path: file.path, reason: reason) }
     }
 
     deinit {

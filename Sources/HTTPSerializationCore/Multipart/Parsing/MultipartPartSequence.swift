@@ -208,12 +208,6 @@ final class MultipartStreamReader<Body: AsyncSequence> where Body.Element: Seque
             case .end: queue.append(.end)
             }
         }
-        let handled: Void? = try chunk.withContiguousStorageIfAvailable { bytes in
-            try parser.parse(UnsafeRawBufferPointer(bytes), handle)
-        }
-        if handled == nil {
-            let bytes = Array(chunk)
-            try bytes.withUnsafeBytes { try parser.parse($0, handle) }
-        }
+        try chunk.withChunkBytes { try parser.parse(UnsafeRawBufferPointer($0), handle) }
     }
 }
