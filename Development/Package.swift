@@ -4,7 +4,7 @@ import PackageDescription
 // The package's development side: the loopback echo server, the `httpser` tool and the
 // benchmarks, with the dependencies they need. It sits in its own package so that apps
 // depending on swift-http-serialization never resolve swift-nio, async-http-client,
-// swift-argument-parser, multipart-kit or swift-openapi-runtime. The root package's tests depend on it, which is
+// swift-argument-parser, multipart-kit, swift-openapi-runtime, Vapor or Hummingbird. The root package's tests depend on it, which is
 // also what lets `swift run httpser demo` and `swift run httpser-bench` work from the root.
 
 let strictness: [SwiftSetting] = [
@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "httpser", targets: ["httpser"]),
         .executable(name: "httpser-bench", targets: ["httpser-bench"]),
         .executable(name: "bridge-link-check", targets: ["bridge-link-check"]),
+        .library(name: "ServerSnippets", type: .static, targets: ["ServerSnippets"]),
     ],
     dependencies: [
         .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient"]),
@@ -33,6 +34,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Vapor's URLEncodedFormDecoder is the form decoders' benchmark peer; Vapor and
+        // Hummingbird compile the server article's routes (ServerSnippets).
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // SHA-256 for digest checks and echo reports.
@@ -96,8 +101,21 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Vapor", package: "vapor"),
             ],
             path: "Benchmarks/HTTPSerializationBenchmarks",
+            swiftSettings: strictness
+        ),
+        // The routes of the article "Reading uploads on a server", compiled by CI
+        // (`swift build --product ServerSnippets`).
+        .target(
+            name: "ServerSnippets",
+            dependencies: [
+                .product(name: "HTTPSerialization", package: "swift-http-serialization"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Vapor", package: "vapor"),
+            ],
+            path: "Snippets/ServerSnippets",
             swiftSettings: strictness
         ),
         // An app on the async-http-client bridge and the core alone, built in the tree CI has

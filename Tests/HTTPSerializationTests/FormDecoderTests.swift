@@ -79,6 +79,52 @@ struct FormDecoderTests {
         #expect(throws: FormDecodingError.malformedPercentEscape(offset: 7)) { _ = try FormDecoder().decode(Address.self, from: "street=%G0&zip=1") }
     }
 
+    struct Line: Decodable {
+        var sku: String
+        var qty: Int
+        /// Where the decoder said this line sits, as the model sees it.
+        var path: [String]
+
+        enum CodingKeys: String, CodingKey { case sku, qty }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            sku = try container.decode(String.self, forKey: .sku)
+            qty = try container.decode(Int.self, forKey: .qty)
+            path = decoder.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }
+        }
+    }
+
+    struct Order: Decodable {
+        var lines: [Line]
+        var counts: [String: [Int]]
+    }
+
+    @Test("coding paths run through keys, list indices and dictionaries, for the model and in errors")
+    func codingPaths() throws {
+        let order = try FormDecoder().decode(Order.self, from: "lines[][sku]=a&lines[][qty]=1&lines[][sku]=b&lines[][qty]=2&counts[x][]=3")
+        #expect(order.lines.map(\.path) == [["lines", "#0"], ["lines", "#1"]])
+        #expect(order.counts == ["x": [3]])
+        #expect {
+            _ = try FormDecoder().decode(Order.self, from: "lines[][sku]=a&lines[][qty]=1&lines[][sku]=b&lines[][qty]=two&counts[x][]=3")
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue } == ["lines", "#1", "qty"]
+        }
+        #expect {
+            _ = try FormDecoder().decode(Order.self, from: "lines[][sku]=a&lines[][qty]=1&counts[x][]=3&counts[x][]=z")
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue } == ["counts", "x", "#1"]
+        }
+        #expect {
+            _ = try FormDecoder().decode(Order.self, from: "lines=flat")
+        } throws: { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue } == ["lines", "#0"]
+        }
+    }
+
     struct Upload: Decodable {
         var title: String
         var cover: MultipartFile

@@ -94,30 +94,6 @@ enum MultipartParsingBenchmarks {
         }
     }
 
-    /// Form decoding of the §3 query set: its pairs against Foundation's `URLComponents`
-    /// reading the same query, and the tree built from them.
-    @MainActor
-    static func runForms(quick: Bool, runs: Int) {
-        let set = Inputs.querySet(keys: quick ? 1_000 : 10_000)
-        let text = queryString(from: set.parameters)
-        var limits = FormDecodingLimits()
-        limits.maximumPairs = 1 << 20
-        let pairs = (try? FormPairs.parse(text, limits: limits)) ?? []
-        let foundation = URLComponents(string: "http://h/?" + text)?.queryItems ?? []
-        check(pairs.count == set.pairCount && foundation.count == pairs.count, "the form readers found \(pairs.count) and \(foundation.count) pairs")
-        check(zip(pairs, foundation).allSatisfy { $0.field == $1.name }, "the form readers read different names")
-        // Some §3 keys hold brackets of their own, so the tree is not the written one; it must build.
-        check((try? ParameterValue(formPairs: pairs, limits: limits)) != nil, "the §3 pairs did not build a tree")
-        let times = fastest(runs: runs, [
-            { consume(try? FormPairs.parse(text, limits: limits)) },
-            { consume(URLComponents(string: "http://h/?" + text)?.queryItems) },
-            { consume(try? ParameterValue(formPairs: pairs, limits: limits)) },
-        ])
-        print("  §3 query set (\(pairs.count) pairs, \(text.utf8.count) bytes) read back: FormPairs.parse \(format(Double(pairs.count) / times[0] / 1e6, 2)) M pairs/s, "
-              + "\(format(times[1] / times[0], 2))x URLComponents.queryItems; the tree from the pairs \(format(Double(pairs.count) / times[2] / 1e6, 2)) M pairs/s")
-        recordRatio("form-pairs-vs-urlcomponents", times[1] / times[0], target: 1)
-    }
-
     /// multipart-kit's parser on the same chunks, read into one reused `ByteBuffer`.
     static func multipartKit(_ url: URL) -> Int {
         let parser = MultipartKit.MultipartParser(boundary: MultipartBenchmarks.boundary)
@@ -206,8 +182,6 @@ enum MultipartParsingBenchmarks {
         check(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).allSatisfy { !$0.hasPrefix("httpser-part-") },
               "a temporary file outlived its form")
         print("  MultipartForm.read, file spilled to disk  \(format(megabytes / spill[0])) MB/s, \(format(spill[1] / spill[0], 2)) of cp of the body")
-
-        runForms(quick: quick, runs: runs)
 
         guard !quick else { return }
         if let growth = PeakRSS.growth("multipart-form", baseline: "multipart-parse-baseline", argument: body.path + "\n" + contentType) {

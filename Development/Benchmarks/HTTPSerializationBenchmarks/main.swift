@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -50,18 +50,31 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         try MultipartBenchmarks.writeBinaryFile(to: file, values: 25_000_000)
         let form = try MultipartBenchmarks.form(file: file)
         for _ in 0..<10 { MultipartBenchmarks.drain(form.makeInputStream()) }
+    case "form-tree", "form-decodable":
+        let query = queryString(from: FormDecodingBenchmarks.readableSet(Inputs.querySet(keys: 10_000).parameters))
+        let decodable = CommandLine.arguments[index + 1] == "form-decodable"
+        var limits = FormDecodingLimits()
+        limits.maximumPairs = 1 << 20
+        let decoder = FormDecoder(limits: limits)
+        for _ in 0..<20 {
+            if decodable {
+                consume(try decoder.decode(QuerySetModel.self, from: query))
+            } else {
+                consume(try ParameterValue(formPairs: FormPairs.parse(query, limits: limits), limits: limits))
+            }
+        }
     case "query":
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable, json-encodable or multipart")
+        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable, json-encodable, multipart, form-tree or form-decodable")
         exit(2)
     }
     exit(0)
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|requests|json|streaming|multipart|upload` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|streaming|multipart|parsing|forms|upload` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -210,6 +223,12 @@ if section("parsing") {
     } catch {
         check(false, "multipart parsing benchmark failed: \(error)")
     }
+}
+
+// MARK: Form and query decoding, against URLComponents and Vapor's URLEncodedFormDecoder
+
+if section("forms") {
+    FormDecodingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
 }
 
 // MARK: Uploads through the async-http-client bridge, against sendfile(2)

@@ -73,8 +73,8 @@ public struct FormDecoder: Sendable {
     /// - Throws: ``/HTTPSerializationCore/FormDecodingError`` for pairs that conflict,
     ///   `DecodingError` for ones that are not the model.
     public func decode<T: Decodable>(_ type: T.Type, from pairs: [QueryStringPair]) throws -> T {
-        let tree = try ParameterValue(formPairs: pairs, style: style, limits: limits)
-        return try T(from: FormValueDecoder(node: FormDecodingNode(tree), codingPath: [], options: self))
+        let tree = try FormTree(pairs: pairs, style: style, limits: limits)
+        return try T(from: FormValueDecoder(node: 0, path: .root, context: FormDecodingContext(tree, self)))
     }
 
     /// A model from a multipart form: its fields as a form's pairs, its files as
@@ -84,10 +84,10 @@ public struct FormDecoder: Sendable {
     /// - Throws: ``/HTTPSerializationCore/FormDecodingError`` for fields that conflict,
     ///   `DecodingError` for a form that is not the model.
     public func decode<T: Decodable>(_ type: T.Type, from form: MultipartForm) throws -> T {
-        var node = FormDecodingNode(try ParameterValue(formPairs: form.pairs, style: style, limits: limits))
+        var tree = try FormTree(pairs: form.pairs, style: style, limits: limits)
         for file in form.files {
-            try node.insert(file, named: file.fieldName, style: style, limits: limits)
+            try tree.insert(.file(file), field: file.fieldName, style: style, limits: limits)
         }
-        return try T(from: FormValueDecoder(node: node, codingPath: [], options: self))
+        return try T(from: FormValueDecoder(node: 0, path: .root, context: FormDecodingContext(tree, self)))
     }
 }

@@ -36,7 +36,6 @@ public enum FormPairs {
         utf8 bytes: UnsafeBufferPointer<UInt8>, limits: FormDecodingLimits = FormDecodingLimits(), keepsMalformedEscapes: Bool = false
     ) throws(FormDecodingError) -> [QueryStringPair] {
         var pairs: [QueryStringPair] = []
-        var scratch: [UInt8] = []
         var start = 0
         while start <= bytes.count {
             var end = start
@@ -46,13 +45,13 @@ public enum FormPairs {
             guard pairs.count < limits.maximumPairs else { throw .tooManyPairs(limit: limits.maximumPairs) }
             var equals = start
             while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-            let key = try decode(bytes, start, equals, into: &scratch, keepsMalformedEscapes)
+            let key = try decode(bytes, start, equals, keepsMalformedEscapes)
             guard key.utf8.count <= limits.maximumKeyLength else { throw .keyTooLong(limit: limits.maximumKeyLength) }
             guard equals < end else {
                 pairs.append(QueryStringPair(field: key, value: .null))
                 continue
             }
-            let value = try decode(bytes, equals + 1, end, into: &scratch, keepsMalformedEscapes)
+            let value = try decode(bytes, equals + 1, end, keepsMalformedEscapes)
             guard value.utf8.count <= limits.maximumValueLength else { throw .valueTooLong(key: key, limit: limits.maximumValueLength) }
             pairs.append(QueryStringPair(field: key, value: .string(value)))
         }
@@ -62,7 +61,7 @@ public enum FormPairs {
     /// `bytes[start..<end]` with `+` as space and percent escapes undone; invalid UTF-8
     /// becomes U+FFFD, as browsers read forms.
     private static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into scratch: inout [UInt8], _ lenient: Bool
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ lenient: Bool
     ) throws(FormDecodingError) -> String {
         var plain = true
         for index in start..<end where bytes[index] == UInt8(ascii: "%") || bytes[index] == UInt8(ascii: "+") {
@@ -70,25 +69,32 @@ public enum FormPairs {
             break
         }
         if plain { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
-        scratch.removeAll(keepingCapacity: true)
-        var index = start
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
-                scratch.append(0x20)
-            } else if byte == UInt8(ascii: "%") {
-                if index + 2 < end, let high = JSONUTF8.hexValue(bytes[index + 1]), let low = JSONUTF8.hexValue(bytes[index + 2]) {
-                    scratch.append(high << 4 | low)
-                    index += 3
-                    continue
+        // Decoded text is never longer than its escaped form: written in place, then checked
+        // as UTF-8 once by the String.
+        var malformed: Int?
+        let text = String(unsafeUninitializedCapacity: end - start) { output in
+            var written = 0
+            var index = start
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "+") {
+                    output[written] = 0x20
+                } else if byte == UInt8(ascii: "%"), index + 2 < end, let high = JSONUTF8.hexValue(bytes[index + 1]), let low = JSONUTF8.hexValue(bytes[index + 2]) {
+                    output[written] = high << 4 | low
+                    index += 2
+                } else {
+                    if byte == UInt8(ascii: "%"), !lenient {
+                        malformed = index
+                        return 0
+                    }
+                    output[written] = byte
                 }
-                guard lenient else { throw .malformedPercentEscape(offset: index) }
-                scratch.append(byte)
-            } else {
-                scratch.append(byte)
+                written += 1
+                index += 1
             }
-            index += 1
+            return written
         }
-        return String(decoding: scratch, as: UTF8.self)
+        if let malformed { throw .malformedPercentEscape(offset: malformed) }
+        return text
     }
 }
