@@ -458,8 +458,10 @@ struct CLITLSTests {
         defer { Task { try? await server.stop() } }
         let url = server.baseURL.absoluteString + "/json"
         #expect(url.hasPrefix("https://"))
-        // A short --timeout: async-http-client retries a failed handshake until it expires.
-        let (refused, refusedOutput) = try await runHTTPSer(["--timeout", "2", url])
+        // A bounded --timeout: async-http-client retries a failed handshake until it expires,
+        // then reports the handshake's error. Long enough for one handshake on a loaded
+        // machine (under ThreadSanitizer 2 s once saw none finish, and reported a timeout).
+        let (refused, refusedOutput) = try await runHTTPSer(["--timeout", "8", url])
         #expect(refused == 1)
         #expect(refusedOutput.errors.contains("A secure connection to \(url) could not be made"))
         for verify in ["no", Self.path("server.pem")] {
