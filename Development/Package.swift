@@ -12,6 +12,20 @@ let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// One module per library product, importing that product alone and using what the README's
+// product table says it holds (ProductChecks/README.md): a product that stops holding it
+// fails the build.
+let productChecks: [Target] = [
+    ("Core", "HTTPSerializationCore"), ("Codable", "HTTPSerializationCodable"),
+    ("Foundation", "HTTPSerializationFoundation"), ("XML", "HTTPSerializationXML"),
+    ("Images", "HTTPSerializationImages"), ("Compression", "HTTPSerializationCompression"),
+    ("All", "HTTPSerialization"), ("AsyncHTTPClient", "HTTPSerializationAsyncHTTPClient"),
+].map { folder, product in
+    var dependencies: [Target.Dependency] = [.product(name: product, package: "swift-http-serialization")]
+    if folder == "AsyncHTTPClient" { dependencies.append(.product(name: "AsyncHTTPClient", package: "async-http-client")) }
+    return .target(name: "ProductCheck\(folder)", dependencies: dependencies, path: "ProductChecks/\(folder)", swiftSettings: strictness)
+}
+
 let package = Package(
     name: "Development",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -24,6 +38,7 @@ let package = Package(
         .executable(name: "httpser-bench", targets: ["httpser-bench"]),
         .executable(name: "bridge-link-check", targets: ["bridge-link-check"]),
         .library(name: "ServerSnippets", type: .static, targets: ["ServerSnippets"]),
+        .library(name: "ProductChecks", type: .static, targets: productChecks.map(\.name)),
     ],
     dependencies: [
         .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient"]),
@@ -39,7 +54,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
-    targets: [
+    targets: productChecks + [
         // SHA-256 for digest checks and echo reports.
         .target(
             name: "Checksums",

@@ -45,6 +45,24 @@ struct MultipartInjectionTests {
         #expect(parts.map(\.body) == [Data(text.utf8)])
     }
 
+    @Test("a body made of near misses is judged exactly, with or without a real delimiter at its end", arguments: [false, true])
+    func nearMissFlood(endsWithDelimiter: Bool) throws {
+        let boundary = String(repeating: "ab", count: 30)
+        // 20,000 delimiters short of their last byte, each one a candidate compared whole.
+        var body = Data(String(repeating: "\r\n--" + boundary.dropLast() + "x", count: 20_000).utf8)
+        if endsWithDelimiter { body += Data("\r\n--\(boundary)".utf8) }
+        var form = try MultipartFormData(boundary: boundary)
+        if endsWithDelimiter {
+            #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: #"part 1 "flood""#)) {
+                try form.appendPart(formData: body, name: "flood")
+            }
+        } else {
+            try form.appendPart(formData: body, name: "flood")
+            let parts = try MultipartInteropTests.parse(try form.encodedData(), boundary: boundary)
+            #expect(parts.map(\.body) == [body])
+        }
+    }
+
     @Test("a part added with raw headers is checked when the form is encoded")
     func rawHeaderPartCheckedWhenEncoded() throws {
         var form = try MultipartFormData(boundary: "X")

@@ -55,6 +55,14 @@ struct ReadmeTourTests {
                                                         body: Order(orderID: 7, placedAt: Date(timeIntervalSince1970: 0)), encoder: encoder)
         #expect(try order.httpBody.map { try ParameterValue(json: $0) } == ["order_id": 7, "placed_at": "1970-01-01T00:00:00Z"])
         #expect(order.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        struct Filter: Encodable { var q: String; var since: Date }
+        serializer.queryStringStyle.dateEncoding = .iso8601
+        let search = try serializer.request(method: "GET", urlString: "https://example.com/search",
+                                            body: Filter(q: "swift", since: Date(timeIntervalSince1970: 0)))
+        #expect(search.url?.absoluteString == "https://example.com/search?q=swift&since=1970-01-01T00%3A00%3A00Z")
+        let dictionary: [String: Any] = ["page": 2, "debug": NSNumber(value: true)]
+        let fromDictionary = try serializer.request(method: "GET", urlString: "https://example.com/search", parameters: dictionary)
+        #expect(fromDictionary.url?.absoluteString == "https://example.com/search?debug=1&page=2")
         var plist = PropertyListRequestSerializer()
         plist.format = .binary
         let binary = try plist.request(method: "POST", urlString: "https://example.com", parameters: ["key": "value"])
@@ -89,7 +97,7 @@ struct ReadmeTourTests {
         #expect(upload.value(forHTTPHeaderField: "Content-Length") == String(bodyBytes.count))
 
         var form = try MultipartFormData(boundary: "fixed-for-snapshots")
-        try form.appendPart(formData: Data("Ann".utf8), name: "user")
+        try form.appendPart(formData: "Ann", name: "user")
         try form.appendPart(streamFactory: { InputStream(data: Data(count: 1024)) },
                             name: "blob", fileName: "blob.bin", length: 1024, mimeType: "application/octet-stream")
         form.throttleBandwidth(packetSize: 16 * 1024, delay: 0.2)

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -50,6 +50,16 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         try MultipartBenchmarks.writeBinaryFile(to: file, values: 25_000_000)
         let form = try MultipartBenchmarks.form(file: file)
         for _ in 0..<10 { MultipartBenchmarks.drain(form.makeInputStream()) }
+    case "multipart-small":
+        let attachment = Data((0..<16_384).map { UInt8(truncatingIfNeeded: $0 &* 131) })
+        for _ in 0..<300_000 {
+            var form = try MultipartFormData(boundary: MultipartBenchmarks.boundary)
+            try form.appendPart(formData: MultipartBenchmarks.title, name: "title")
+            try form.appendPart(formData: "1234567890", name: "user_id")
+            try form.appendPart(formData: MultipartBenchmarks.description, name: "description")
+            try form.appendPart(fileData: attachment, name: "file", fileName: "small.bin", mimeType: "application/octet-stream")
+            consume(try form.encodedData())
+        }
     case "form-tree", "form-decodable":
         let query = queryString(from: FormDecodingBenchmarks.readableSet(Inputs.querySet(keys: 10_000).parameters))
         let decodable = CommandLine.arguments[index + 1] == "form-decodable"
@@ -67,7 +77,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable, json-encodable, multipart, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable, json-encodable, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)

@@ -11,7 +11,10 @@ extension HTTPRequestSerializer {
     /// query for the methods in ``/HTTPSerializationCore/HTTPRequestSerializer/methodsEncodingParametersInURI``.
     ///
     /// The model is encoded to a ``/HTTPSerializationCore/ParameterValue`` first, so nested
-    /// properties become `user[name]=…` and arrays `tags[]=…` in the serializer's style.
+    /// properties become `user[name]=…` and arrays `tags[]=…` in the serializer's style. That
+    /// style, ``/HTTPSerializationCore/HTTPRequestSerializer/queryStringStyle``, is the one place
+    /// that sets how dates are written: `2001-01-01 00:00:00 +0000` by default (AFNetworking's),
+    /// where a JSON body's `JSONBodyEncoder` defaults to `deferredToDate`, as `JSONEncoder` does.
     ///
     /// ```swift
     /// struct Search: Encodable { var q: String; var page: Int }

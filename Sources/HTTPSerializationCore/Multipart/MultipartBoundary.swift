@@ -15,7 +15,7 @@ enum MultipartBoundary {
 
     /// RFC 2046 §5.1.1: 1–70 `bchars`, the last not a space.
     static func validate(_ boundary: String) throws {
-        let bytes = Array(boundary.utf8)
+        let bytes = boundary.utf8
         guard !bytes.isEmpty, bytes.count <= 70 else {
             throw RequestSerializationError.invalidBoundary(boundary, reason: "it must be 1 to 70 characters long")
         }
@@ -35,6 +35,11 @@ enum MultipartBoundary {
     }
 
     private static func isBChar(_ byte: UInt8) -> Bool {
-        byte.isASCIIAlphanumeric || "'()+_,-./:=? ".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        case UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: "_"), UInt8(ascii: ","), UInt8(ascii: "-"),
+             UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: " "): return true
+        default: return false
+        }
     }
 }

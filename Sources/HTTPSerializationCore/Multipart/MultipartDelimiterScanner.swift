@@ -69,13 +69,6 @@ struct MultipartDelimiterScanner {
         return false
     }
 
-    /// Whether a whole in-memory body holds the delimiter (checked when it is appended), the
-    /// header block's CRLF before it included.
-    static func contains(_ bytes: UnsafeRawBufferPointer, boundary: String) -> Bool {
-        var scanner = MultipartDelimiterScanner(boundary: boundary)
-        return scanner.scan(bytes)
-    }
-
 }
 
 /// Finds the first whole `CRLF--BOUNDARY` in a buffer: the one search the writer's check and
@@ -87,7 +80,33 @@ struct MultipartDelimiterFinder {
     private var pairs: DelimiterPairs?
 
     init(boundary: String) {
-        delimiter = [0x0D, 0x0A] + Array("--".utf8) + Array(boundary.utf8)
+        delimiter = Self.delimiter(boundary: boundary)
+    }
+
+    /// A finder for a delimiter already made.
+    init(delimiter: [UInt8]) {
+        self.delimiter = delimiter
+    }
+
+    /// `CRLF--BOUNDARY`.
+    static func delimiter(boundary: String) -> [UInt8] {
+        var delimiter: [UInt8] = []
+        delimiter.reserveCapacity(boundary.utf8.count + 4)
+        delimiter.append(contentsOf: [0x0D, 0x0A, UInt8(ascii: "-"), UInt8(ascii: "-")])
+        delimiter.append(contentsOf: boundary.utf8)
+        return delimiter
+    }
+
+    /// Whether a whole in-memory body holds `delimiter`, the header block's CRLF before it
+    /// included (a body that starts with `--BOUNDARY`): checked when the body is appended.
+    static func contains(delimiter: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
+        let dashBoundary = delimiter.count - 2
+        if bytes.count >= dashBoundary, delimiter.withUnsafeBytes({ memcmp($0.baseAddress! + 2, bytes.baseAddress!, dashBoundary) == 0 }) {
+            return true
+        }
+        // Searched by line break: linear for any body, since a boundary holds no CR or LF and
+        // so no partial match can hide the start of the next one; no table to set up.
+        return firstIndexByLineBreak(delimiter, in: bytes) != nil
     }
 
     /// Where the first delimiter lying whole in `bytes` starts.
@@ -97,23 +116,35 @@ struct MultipartDelimiterFinder {
             if pairs == nil { pairs = DelimiterPairs(delimiter) }
             return pairs!.firstIndex(of: delimiter, in: bytes)
         }
-        return Self.firstIndexByCarriageReturn(delimiter, in: bytes)
+        return Self.firstIndexByLineBreak(delimiter, in: bytes)
     }
 
-    /// Each carriage return found by `memchr`, compared whole: best for short buffers.
-    private static func firstIndexByCarriageReturn(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+    /// Each CR LF found, compared whole: best for short buffers.
+    private static func firstIndexByLineBreak(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
         let length = pattern.count
         guard bytes.count >= length, let base = bytes.baseAddress else { return nil }
         return pattern.withUnsafeBytes { needle -> Int? in
-            var start = base
-            let lastStart = base + (bytes.count - length)
-            while start <= lastStart, let hit = memchr(start, 0x0D, lastStart - start + 1) {
-                let candidate = UnsafeRawPointer(hit)
-                if memcmp(candidate, needle.baseAddress!, length) == 0 { return candidate - base }
-                start = candidate + 1
+            var offset = 0
+            let lastStart = bytes.count - length
+            while let candidate = nextLineBreak(base, from: offset, through: lastStart) {
+                if memcmp(base + candidate, needle.baseAddress!, length) == 0 { return candidate }
+                offset = candidate + 1
             }
             return nil
         }
+    }
+
+    /// The first CR LF that starts at or after `offset` and no later than `last` (CR LF "-"
+    /// begins every delimiter): `memchr` finds each carriage return, and one that no line
+    /// feed follows is passed over without a comparison.
+    private static func nextLineBreak(_ base: UnsafeRawPointer, from offset: Int, through last: Int) -> Int? {
+        var position = offset
+        while position <= last, let hit = memchr(base + position, 0x0D, last - position + 1) {
+            let candidate = UnsafeRawPointer(hit) - base
+            if base.load(fromByteOffset: candidate + 1, as: UInt8.self) == 0x0A { return candidate }
+            position = candidate + 1
+        }
+        return nil
     }
 }
 

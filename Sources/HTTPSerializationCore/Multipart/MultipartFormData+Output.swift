@@ -16,6 +16,7 @@ extension MultipartFormData {
     ///
     /// - Throws: what reading the parts throws (a missing file, a short stream, …).
     public func encodedData() throws -> Data {
+        if throttle == nil, let data = encodedInMemory() { return data }
         var data = Data(count: Int(contentLength))
         let reader = MultipartBodyReader(form: self)
         var throttle = ThrottleState(throttle)
@@ -36,6 +37,38 @@ extension MultipartFormData {
             throw RequestSerializationError.multipartLengthMismatch(part: "the body", declared: contentLength, actual: UInt64(produced))
         }
         return data
+    }
+
+    /// A form whose parts are all bytes in memory, each checked for the delimiter when it was
+    /// appended, written in one pass into a buffer of its exact length; nil for any other form.
+    private func encodedInMemory() -> Data? {
+        for part in parts {
+            guard case .data = part.body, part.isCheckedForDelimiter else { return nil }
+        }
+        guard !parts.isEmpty else { return Data() }
+        let length = Int(contentLength)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: length)
+        var writer = ByteWriter(buffer)
+        var boundary = boundary
+        boundary.withUTF8 { boundary in
+            for (index, part) in parts.enumerated() {
+                writer.write(index == 0 ? "--" : "\r\n--")
+                writer.write(boundary)
+                writer.write("\r\n")
+                part.headerBlock.withUnsafeBufferPointer { writer.write($0) }
+                if case .data(let body) = part.body { body.withUnsafeBytes { writer.write($0) } }
+            }
+            writer.write("\r\n--")
+            writer.write(boundary)
+            writer.write("--\r\n")
+        }
+        // The length is the parts' own sum, so this only guards the arithmetic: the reader's
+        // path then reports the mismatch as a typed error.
+        guard !writer.overflowed, writer.offset == length, let base = buffer.baseAddress else {
+            buffer.deallocate()
+            return nil
+        }
+        return Data(bytesNoCopy: base, count: length, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     /// Writes the body to a file, for uploads that need a real `Content-Length` where a

@@ -22,6 +22,8 @@ public struct MultipartFormData: Sendable {
     /// The boundary between parts: 128 random bits by default, or one you inject for
     /// reproducible bodies (validated against RFC 2046).
     public let boundary: String
+    /// `CRLF--BOUNDARY`, made once: every in-memory body is checked for it when appended.
+    private let delimiter: [UInt8]
     private(set) var parts: [Part] = []
     /// Header and body bytes of the parts so far, kept so that an append that would make the
     /// body too long for any transport fails where it is made.
@@ -40,6 +42,7 @@ public struct MultipartFormData: Sendable {
     /// A form with a boundary from the system's cryptographic random generator.
     public init() {
         boundary = MultipartBoundary.random()
+        delimiter = MultipartDelimiterFinder.delimiter(boundary: boundary)
     }
 
     /// A form with a boundary of your choosing, for signatures and snapshot tests.
@@ -49,6 +52,7 @@ public struct MultipartFormData: Sendable {
     public init(boundary: String) throws {
         try MultipartBoundary.validate(boundary)
         self.boundary = boundary
+        delimiter = MultipartDelimiterFinder.delimiter(boundary: boundary)
     }
 
     /// `multipart/form-data; boundary=…`, the request's `Content-Type`; the boundary is quoted
@@ -90,7 +94,7 @@ public struct MultipartFormData: Sendable {
     /// enforced when the body is read.
     public mutating func appendPart(fileURL: URL, name: String, fileName: String, mimeType: String) throws {
         let label = nextLabel(name: name, fileName: fileName)
-        let length = try Self.regularFileSize(fileURL, label: label)
+        let length = try Self.regularFileSize(fileURL, label: label.label)
         try append(name: name, fileName: fileName, mimeType: mimeType, body: .file(fileURL, length: length), label: label)
     }
 
@@ -130,13 +134,23 @@ public struct MultipartFormData: Sendable {
         try append(name: name, fileName: nil, mimeType: nil, body: .data(formData), label: label)
     }
 
+    /// Appends a plain form field of text, sent as UTF-8.
+    ///
+    /// ```swift
+    /// try form.appendPart(formData: "Ann Lee", name: "name")
+    /// ```
+    public mutating func appendPart(formData: String, name: String) throws {
+        var text = formData
+        try appendPart(formData: text.withUTF8 { Data($0) }, name: name)
+    }
+
     /// Appends a part with headers of your own, written in a stable order (Content-Disposition,
     /// Content-Type, then the rest as given). `HTTPHeaderFields` has already refused CR, LF
     /// and other unsafe characters, so appending cannot fail; a body holding the boundary
     /// delimiter fails when the form is encoded
     /// (``RequestSerializationError/multipartBoundaryInBody(part:)``).
     public mutating func appendPart(headers: HTTPHeaderFields, body: Data) {
-        let part = Part(headerBlock: Self.headerBlock(headers), body: .data(body), label: "part \(parts.count + 1)")
+        let part = Part(headerBlock: Self.headerBlock(headers), body: .data(body), name: PartName(number: parts.count + 1, field: nil, fileName: nil))
         // Bytes in memory cannot take a total the throwing appends keep under 2^62 past 2^63.
         partBytes &+= UInt64(part.headerBlock.count) &+ part.bodyLength
         parts.append(part)
@@ -177,23 +191,21 @@ public struct MultipartFormData: Sendable {
 
     // MARK: Helpers
 
-    private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: String) throws {
+    private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: PartName) throws {
         var checked = false
         if case .data(let data) = body {
-            guard !data.withUnsafeBytes({ MultipartDelimiterScanner.contains($0, boundary: boundary) }) else {
-                throw RequestSerializationError.multipartBoundaryInBody(part: label)
+            guard !data.withUnsafeBytes({ MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }) else {
+                throw RequestSerializationError.multipartBoundaryInBody(part: label.label)
             }
             checked = true
         }
-        var headers = HTTPHeaderFields()
-        try headers.setValue(Self.contentDisposition(name: name, fileName: fileName), forHTTPHeaderField: "Content-Disposition")
-        if let mimeType { try headers.setValue(mimeType, forHTTPHeaderField: "Content-Type") }
-        let part = Part(headerBlock: Self.headerBlock(headers), body: body, label: label, isCheckedForDelimiter: checked)
+        let part = Part(headerBlock: try Self.formHeaderBlock(name: name, fileName: fileName, mimeType: mimeType),
+                        body: body, name: label, isCheckedForDelimiter: checked)
         let (size, sizeOverflows) = UInt64(part.headerBlock.count).addingReportingOverflow(part.bodyLength)
         let (total, totalOverflows) = partBytes.addingReportingOverflow(size)
         guard !sizeOverflows, !totalOverflows, total <= Self.maximumPartBytes else {
             throw RequestSerializationError.multipartSourceUnavailable(
-                part: label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
+                part: label.label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
         }
         partBytes = total
         parts.append(part)
@@ -204,10 +216,8 @@ public struct MultipartFormData: Sendable {
     /// length every transport takes.
     static let maximumPartBytes: UInt64 = 1 << 62
 
-    private func nextLabel(name: String, fileName: String?) -> String {
-        var label = "part \(parts.count + 1) \"\(name)\""
-        if let fileName { label += " (\(fileName))" }
-        return label
+    private func nextLabel(name: String, fileName: String?) -> PartName {
+        PartName(number: parts.count + 1, field: name, fileName: fileName)
     }
 
     static func regularFileSize(_ url: URL, label: String) throws -> UInt64 {

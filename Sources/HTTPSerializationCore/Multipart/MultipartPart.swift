@@ -10,12 +10,29 @@ extension MultipartFormData {
         /// `Name: value` CRLF lines and the blank line that ends them.
         let headerBlock: [UInt8]
         let body: Body
-        /// How errors name the part: `part 2 "file" (big.bin)`.
-        let label: String
+        /// What errors name the part by, kept in pieces: the text is made only for an error.
+        let name: PartName
         /// In-memory bodies checked for the delimiter when appended need no second scan.
         var isCheckedForDelimiter = false
 
         var bodyLength: UInt64 { body.length }
+        /// How errors name the part: `part 2 "file" (big.bin)`.
+        var label: String { name.label }
+    }
+
+    /// A part's number in the form, and its field and file names when it has them.
+    struct PartName: Sendable {
+        let number: Int
+        let field: String?
+        let fileName: String?
+
+        /// `part 2 "file" (big.bin)`.
+        var label: String {
+            var label = "part \(number)"
+            if let field { label += " \"\(field)\"" }
+            if let fileName { label += " (\(fileName))" }
+            return label
+        }
     }
 
     enum Body: Sendable {
@@ -58,6 +75,44 @@ extension MultipartFormData {
         return result
     }
 
+    /// The header block of a field or file part, written straight to bytes:
+    /// `Content-Disposition: form-data; name="…"; filename="…"`, then `Content-Type` when given.
+    /// The names are escaped as ``contentDisposition(name:fileName:)`` escapes them, and every
+    /// value is held to what `HTTPHeaderFields` accepts, with its errors.
+    static func formHeaderBlock(name: String, fileName: String?, mimeType: String?) throws -> [UInt8] {
+        let escapedName = escapedParameter(name)
+        let escapedFileName = fileName.map(escapedParameter)
+        try HTTPHeaderFields.validate(value: escapedName, name: "Content-Disposition")
+        if let escapedFileName { try HTTPHeaderFields.validate(value: escapedFileName, name: "Content-Disposition") }
+        if let mimeType { try HTTPHeaderFields.validate(value: mimeType, name: "Content-Type") }
+        let nameStart: StaticString = "Content-Disposition: form-data; name=\""
+        let fileNameStart: StaticString = "\"; filename=\""
+        let dispositionEnd: StaticString = "\"\r\n"
+        let typeStart: StaticString = "Content-Type: "
+        let lineEnd: StaticString = "\r\n"
+        var count = nameStart.utf8CodeUnitCount + escapedName.utf8.count + dispositionEnd.utf8CodeUnitCount + lineEnd.utf8CodeUnitCount
+        if let escapedFileName { count += fileNameStart.utf8CodeUnitCount + escapedFileName.utf8.count }
+        if let mimeType { count += typeStart.utf8CodeUnitCount + mimeType.utf8.count + lineEnd.utf8CodeUnitCount }
+        let block = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var writer = ByteWriter(buffer)
+            writer.write(nameStart)
+            writer.write(escapedName)
+            if let escapedFileName {
+                writer.write(fileNameStart)
+                writer.write(escapedFileName)
+            }
+            writer.write(dispositionEnd)
+            if let mimeType {
+                writer.write(typeStart)
+                writer.write(mimeType)
+                writer.write(lineEnd)
+            }
+            writer.write(lineEnd)
+            initialized = writer.offset
+        }
+        return block
+    }
+
     /// Header lines in a stable order: Content-Disposition, Content-Type, then the rest as given.
     static func headerBlock(_ headers: HTTPHeaderFields) -> [UInt8] {
         let first = ["Content-Disposition", "Content-Type"]
@@ -71,6 +126,42 @@ extension MultipartFormData {
         }
         block += [0x0D, 0x0A]
         return block
+    }
+}
+
+/// Copies bytes into a buffer sized for them beforehand. Nothing is written past its end;
+/// `overflowed` says a write did not fit.
+struct ByteWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var offset = 0
+    private(set) var overflowed = false
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= buffer.count - offset else {
+            overflowed = true
+            return
+        }
+        guard let source = bytes.baseAddress, let target = buffer.baseAddress, bytes.count > 0 else { return }
+        UnsafeMutableRawPointer(target + offset).copyMemory(from: source, byteCount: bytes.count)
+        offset += bytes.count
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        write(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    mutating func write(_ text: StaticString) {
+        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @_disfavoredOverload
+    mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
     }
 }
 

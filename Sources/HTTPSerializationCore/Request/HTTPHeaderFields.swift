@@ -138,6 +138,12 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
                 name: name, reason: name.isEmpty ? "the name is empty" : "the name is not an RFC 9110 token")
         }
         guard let value else { return }
+        try validate(value: value, name: name)
+    }
+
+    /// Refuses a value with CR, LF, NUL or another control character other than tab, naming
+    /// the field `name` in the error.
+    package static func validate(value: String, name: String) throws {
         if let bad = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             let what: String
             switch bad {

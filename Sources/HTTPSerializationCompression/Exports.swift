@@ -1,0 +1,2 @@
+// Every layer brings the core with it, so one import is enough.
+@_exported import HTTPSerializationCore
