@@ -52,6 +52,14 @@ struct AlamofireFirstHourTests {
         #expect(throws: RequestSerializationError.self) {
             try shallow.request(method: "GET", urlString: url, parameters: ["a": ["b": ["c": 1]]] as [String: Any])
         }
+        // Every overload keeps to the serializer's own depth limit, raised or lowered.
+        var deep: [String: Any] = ["leaf": 1]
+        for _ in 0..<600 { deep = ["k": deep] }
+        var roomy = serializer
+        roomy.maximumParameterDepth = 700
+        #expect(throws: Never.self) { try roomy.serialize(plain, parameters: deep) }
+        #expect(throws: Never.self) { try roomy.request(method: "POST", urlString: url, parameters: deep) }
+        #expect(throws: RequestSerializationError.self) { try serializer.serialize(plain, parameters: deep) }
     }
 
     @Test("a multipart request takes a [String: Any] as its leading fields")

@@ -125,6 +125,31 @@ struct FormDecoderTests {
         }
     }
 
+    struct Tagged: Decodable, Equatable {
+        var tag: String
+        var tags: [String]
+        var user: [String: String]
+    }
+
+    @Test("a one-element indexed list reads as one value, and hand-built pairs holding lists or dictionaries expand")
+    func indexedSinglesAndHandBuiltContainers() throws {
+        let indexed = FormDecoder(style: QueryStringStyle(arrayEncoding: .indexed))
+        #expect(try indexed.decode(Tagged.self, from: "tag[0]=x&tags[0]=a&tags[1]=b&user[name]=Ann")
+            == Tagged(tag: "x", tags: ["a", "b"], user: ["name": "Ann"]))
+        let pairs = [
+            QueryStringPair(field: "tag", value: "x"),
+            QueryStringPair(field: "tags", value: ["a", "b"]),
+            QueryStringPair(field: "user", value: ["name": "Ann"]),
+        ]
+        #expect(try FormDecoder().decode(Tagged.self, from: pairs) == Tagged(tag: "x", tags: ["a", "b"], user: ["name": "Ann"]))
+        #expect(try ParameterValue(formPairs: pairs) == ["tag": "x", "tags": ["a", "b"], "user": ["name": "Ann"]])
+        var deep: ParameterValue = "leaf"
+        for _ in 0..<40 { deep = ["k": deep] }
+        #expect(throws: FormDecodingError.nestedTooDeep(key: "x", limit: 32)) {
+            try ParameterValue(formPairs: [QueryStringPair(field: "x", value: deep)])
+        }
+    }
+
     struct Upload: Decodable {
         var title: String
         var cover: MultipartFile

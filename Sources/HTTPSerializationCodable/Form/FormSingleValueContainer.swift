@@ -37,6 +37,9 @@ struct FormSingleValueContainer: SingleValueDecodingContainer {
         // A one-element list (a key sent as `a[]=x` or twice) where one value is wanted.
         case .array(let table) where context.tree.arrays[table].count == 1:
             return try FormSingleValueContainer(node: context.tree.arrays[table][0], parent: parent, step: step, context: context).text(type)
+        case .indexed(let table) where context.tree.indexedArrays[table].count == 1:
+            let only = context.tree.indexedArrays[table].first?.value ?? FormDecodingContext.absent
+            return try FormSingleValueContainer(node: only, parent: parent, step: step, context: context).text(type)
         case .empty:
             throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "The field has no value."))
         default:

@@ -15,17 +15,16 @@ enum MultipartBoundary {
 
     /// RFC 2046 §5.1.1: 1–70 `bchars`, the last not a space.
     static func validate(_ boundary: String) throws {
-        let bytes = boundary.utf8
-        guard !bytes.isEmpty, bytes.count <= 70 else {
-            throw RequestSerializationError.invalidBoundary(boundary, reason: "it must be 1 to 70 characters long")
+        var text = boundary
+        let fault: String? = text.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= 70 else { return "it must be 1 to 70 characters long" }
+            if let bad = bytes.first(where: { !isBChar($0) }) {
+                let shown = bad < 0x20 || bad >= 0x7F ? "byte 0x\(String(bad, radix: 16, uppercase: true))" : "\"\(Character(Unicode.Scalar(bad)))\""
+                return "\(shown) is not allowed in a boundary"
+            }
+            return bytes.last == UInt8(ascii: " ") ? "it must not end with a space" : nil
         }
-        if let bad = bytes.first(where: { !isBChar($0) }) {
-            let shown = bad < 0x20 || bad >= 0x7F ? "byte 0x\(String(bad, radix: 16, uppercase: true))" : "\"\(Character(Unicode.Scalar(bad)))\""
-            throw RequestSerializationError.invalidBoundary(boundary, reason: "\(shown) is not allowed in a boundary")
-        }
-        if bytes.last == UInt8(ascii: " ") {
-            throw RequestSerializationError.invalidBoundary(boundary, reason: "it must not end with a space")
-        }
+        if let fault { throw RequestSerializationError.invalidBoundary(boundary, reason: fault) }
     }
 
     /// Whether the boundary holds an RFC 2045 `tspecial` (space, `( ) , / : = ?`), so the

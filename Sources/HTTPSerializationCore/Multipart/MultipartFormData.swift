@@ -129,6 +129,10 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Appends a plain form field: `Content-Disposition: form-data; name="…"` and the bytes.
+    ///
+    /// - Throws: ``RequestSerializationError/multipartBoundaryInBody(part:)`` when the bytes hold
+    ///   the form's delimiter, ``RequestSerializationError/invalidHeaderField(name:reason:)`` for
+    ///   a name with a control character.
     public mutating func appendPart(formData: Data, name: String) throws {
         let label = nextLabel(name: name, fileName: nil)
         try append(name: name, fileName: nil, mimeType: nil, body: .data(formData), label: label)
@@ -139,6 +143,8 @@ public struct MultipartFormData: Sendable {
     /// ```swift
     /// try form.appendPart(formData: "Ann Lee", name: "name")
     /// ```
+    ///
+    /// - Throws: as ``appendPart(formData:name:)-(Data,String)``.
     public mutating func appendPart(formData: String, name: String) throws {
         var text = formData
         try appendPart(formData: text.withUTF8 { Data($0) }, name: name)
@@ -208,6 +214,8 @@ public struct MultipartFormData: Sendable {
                 part: label.label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
         }
         partBytes = total
+        // Most forms have a few parts: room for four at once spares the early regrowths.
+        if parts.isEmpty { parts.reserveCapacity(4) }
         parts.append(part)
     }
 

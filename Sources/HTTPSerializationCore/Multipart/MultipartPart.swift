@@ -52,14 +52,8 @@ extension MultipartFormData {
         }
     }
 
-    /// `form-data; name="…"; filename="…"` with `"`, CR and LF percent-escaped (WHATWG), so a
-    /// hostile file name cannot end the quoted string or the header line.
-    static func contentDisposition(name: String, fileName: String?) -> String {
-        var value = "form-data; name=\"\(escapedParameter(name))\""
-        if let fileName { value += "; filename=\"\(escapedParameter(fileName))\"" }
-        return value
-    }
-
+    /// `text` with `"`, CR and LF percent-escaped (WHATWG), so a hostile name or file name
+    /// cannot end the quoted string or the header line.
     static func escapedParameter(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
         var result = ""
@@ -75,15 +69,34 @@ extension MultipartFormData {
         return result
     }
 
+    /// A name or file name as it stands in `Content-Disposition`: escaped, and refused with
+    /// `HTTPHeaderFields`' error if a control character other than CR and LF (which escaping
+    /// removes) is left. One pass over the bytes decides both for the usual plain name.
+    static func checkedParameter(_ text: String) throws -> String {
+        var bytes = text
+        let (needsEscaping, isValid) = bytes.withUTF8 { bytes -> (Bool, Bool) in
+            var needsEscaping = false
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x7F {
+                switch byte {
+                case 0x22, 0x0D, 0x0A: needsEscaping = true
+                case 0x09: continue
+                default: return (needsEscaping, false)
+                }
+            }
+            return (needsEscaping, true)
+        }
+        let escaped = needsEscaping ? escapedParameter(text) : text
+        if !isValid { try HTTPHeaderFields.validate(value: escaped, name: "Content-Disposition") }
+        return escaped
+    }
+
     /// The header block of a field or file part, written straight to bytes:
     /// `Content-Disposition: form-data; name="…"; filename="…"`, then `Content-Type` when given.
-    /// The names are escaped as ``contentDisposition(name:fileName:)`` escapes them, and every
-    /// value is held to what `HTTPHeaderFields` accepts, with its errors.
+    /// The names pass through ``checkedParameter(_:)``, and every value is held to what
+    /// `HTTPHeaderFields` accepts, with its errors.
     static func formHeaderBlock(name: String, fileName: String?, mimeType: String?) throws -> [UInt8] {
-        let escapedName = escapedParameter(name)
-        let escapedFileName = fileName.map(escapedParameter)
-        try HTTPHeaderFields.validate(value: escapedName, name: "Content-Disposition")
-        if let escapedFileName { try HTTPHeaderFields.validate(value: escapedFileName, name: "Content-Disposition") }
+        let escapedName = try checkedParameter(name)
+        let escapedFileName = try fileName.map(checkedParameter)
         if let mimeType { try HTTPHeaderFields.validate(value: mimeType, name: "Content-Type") }
         let nameStart: StaticString = "Content-Disposition: form-data; name=\""
         let fileNameStart: StaticString = "\"; filename=\""

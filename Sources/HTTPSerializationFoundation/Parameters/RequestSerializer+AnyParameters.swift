@@ -17,22 +17,31 @@ extension ParameterValue {
 }
 
 extension RequestSerializer {
+    /// The depth limit a serializer sets, for the conversion to keep to the same one.
+    private var parameterDepthLimit: Int {
+        (self as? any HTTPRequestSerializerComposing)?.base.maximumParameterDepth ?? ParameterValue.defaultMaximumDepth
+    }
+
     /// `serialize(_:parameters:)` for a `[String: Any]`, as AFNetworking and Alamofire take them.
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func serialize(_ request: URLRequest, parameters: [String: Any]?) throws -> URLRequest {
-        try serialize(request, parameters: ParameterValue.converting(parameters, maximumDepth: ParameterValue.defaultMaximumDepth))
+        try serialize(request, parameters: ParameterValue.converting(parameters, maximumDepth: parameterDepthLimit))
     }
 
     /// `serialize(_:parameters:)` over swift-http-types for a `[String: Any]`.
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func serialize(_ request: HTTPRequest, parameters: [String: Any]?) throws -> SerializedRequest {
-        try serialize(request, parameters: ParameterValue.converting(parameters, maximumDepth: ParameterValue.defaultMaximumDepth))
+        try serialize(request, parameters: ParameterValue.converting(parameters, maximumDepth: parameterDepthLimit))
     }
 }
 
@@ -45,7 +54,9 @@ extension HTTPRequestSerializerComposing {
     /// ```
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func request(method: String, urlString: String, parameters: [String: Any]?) throws -> URLRequest {
         try request(method: method, urlString: urlString, parameters: ParameterValue.converting(parameters, maximumDepth: base.maximumParameterDepth))
@@ -54,7 +65,9 @@ extension HTTPRequestSerializerComposing {
     /// `httpRequest(method:urlString:parameters:)` for a `[String: Any]`.
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func httpRequest(method: String, urlString: String, parameters: [String: Any]?) throws -> SerializedRequest {
         try httpRequest(method: method, urlString: urlString, parameters: ParameterValue.converting(parameters, maximumDepth: base.maximumParameterDepth))
@@ -63,7 +76,9 @@ extension HTTPRequestSerializerComposing {
     /// `httpRequest(method:url:parameters:)` for a `[String: Any]`.
     ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func httpRequest(method: HTTPRequest.Method, url: URL, parameters: [String: Any]?) throws -> SerializedRequest {
         try httpRequest(method: method, url: url, parameters: ParameterValue.converting(parameters, maximumDepth: base.maximumParameterDepth))
@@ -79,7 +94,9 @@ extension HTTPRequestSerializerComposing {
     ///   - boundary: a fixed boundary for reproducible bodies; random when nil.
     ///   - constructingBody: appends the form's parts.
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func multipartFormRequest(
         method: String, urlString: String, parameters: [String: Any]?, boundary: String? = nil,
@@ -99,7 +116,9 @@ extension HTTPRequestSerializerComposing {
     ///   - boundary: a fixed boundary for reproducible bodies; random when nil.
     ///   - constructingBody: appends the form's parts.
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
-    ///   for a value with no parameter form, and what the `ParameterValue` form throws.
+    ///   for a value with no parameter form,
+    ///   ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)`` past the
+    ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func multipartFormHTTPRequest(
         method: String, urlString: String, parameters: [String: Any]?, boundary: String? = nil,

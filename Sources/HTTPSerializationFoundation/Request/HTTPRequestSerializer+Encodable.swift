@@ -22,6 +22,9 @@ extension HTTPRequestSerializer {
     /// let request = try serializer.request(method: "GET", urlString: "https://example.com/search", body: Search(q: "swift", since: .now))
     /// ```
     ///
+    /// `Data` is `Encodable` too, and here becomes form text: send bytes as they are with
+    /// `httpRequest(method:urlString:body:contentType:)` and `URLRequest(_:)`.
+    ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
     ///   for a value a form cannot carry, and whatever serializing throws.
     public func request(method: String, urlString: String, body model: some Encodable) throws -> URLRequest {

@@ -84,14 +84,62 @@ package struct FormTree: Sendable {
                 }
             }
         }
-        switch nodes[current] {
+        // A container value (pairs built by hand) nests as deep as its own levels go.
+        if case .value(let value) = leaf, value.isContainer, path.count + value.depth > limits.maximumDepth {
+            throw .nestedTooDeep(key: field, limit: limits.maximumDepth)
+        }
+        try place(leaf, at: current, field: field)
+    }
+
+    /// A list or dictionary given as one pair's value (pairs built by hand): its elements as
+    /// `[]` children, its entries as keyed ones, as if each had been sent as a pair of its own.
+    private mutating func expand(_ value: ParameterValue, into node: Int, field: String) throws(FormDecodingError) {
+        switch value {
+        case .array(let elements):
+            try expandElements(elements, into: node, field: field)
+        case .set(let elements):
+            try expandElements(elements, into: node, field: field)
+        case .dictionary(let entries):
+            let table = try become(node, .dictionary(dictionaries.count), field)
+            for (key, entry) in entries {
+                let child: Int
+                if let existing = dictionaries[table][key] {
+                    child = existing
+                } else {
+                    child = addNode()
+                    dictionaries[table][key] = child
+                }
+                try place(.value(entry), at: child, field: field)
+            }
+        default:
+            try place(.value(value), at: node, field: field)
+        }
+    }
+
+    private mutating func expandElements(_ elements: some Sequence<ParameterValue>, into node: Int, field: String) throws(FormDecodingError) {
+        let table = try become(node, .array(arrays.count), field)
+        for element in elements {
+            let child = addNode()
+            arrays[table].append(child)
+            try place(.value(element), at: child, field: field)
+        }
+    }
+
+    /// What a field carries, put at its node: a scalar or a file as a leaf (a field given
+    /// again makes a list), a container expanded.
+    private mutating func place(_ leaf: Leaf, at node: Int, field: String) throws(FormDecodingError) {
+        if case .value(let value) = leaf, value.isContainer {
+            try expand(value, into: node, field: field)
+            return
+        }
+        switch nodes[node] {
         case .empty:
-            nodes[current] = .leaf(leaf)
+            nodes[node] = .leaf(leaf)
         case .leaf(let earlier):
             // A repeated field: its values make a list.
             let first = addNode(.leaf(earlier))
             let second = addNode(.leaf(leaf))
-            nodes[current] = .array(arrays.count)
+            nodes[node] = .array(arrays.count)
             arrays.append([first, second])
         case .array(let table):
             arrays[table].append(addNode(.leaf(leaf)))
