@@ -164,13 +164,18 @@ enum MultipartBenchmarks {
         try small.appendPart(formData: Data(description.utf8), name: "description")
         let attachment = Data((0..<16_384).map { UInt8(truncatingIfNeeded: $0 &* 131) })
         try small.appendPart(fileData: attachment, name: "file", fileName: "small.bin", mimeType: "application/octet-stream")
-        var peerParts: [MultipartPart] = []
-        for (name, value) in [("title", title), ("user_id", "1234567890"), ("description", description)] {
-            peerParts.append(MultipartPart(headers: ["Content-Disposition": "form-data; name=\"\(name)\""], body: value))
+        // multipart-kit's parts for the same form, made from its values.
+        func makePeerParts() -> [MultipartPart] {
+            var parts: [MultipartPart] = []
+            for (name, value) in [("title", title), ("user_id", "1234567890"), ("description", description)] {
+                parts.append(MultipartPart(headers: ["Content-Disposition": "form-data; name=\"\(name)\""], body: value))
+            }
+            parts.append(MultipartPart(
+                headers: ["Content-Disposition": "form-data; name=\"file\"; filename=\"small.bin\"", "Content-Type": "application/octet-stream"],
+                body: ByteBuffer(bytes: attachment)))
+            return parts
         }
-        peerParts.append(MultipartPart(
-            headers: ["Content-Disposition": "form-data; name=\"file\"; filename=\"small.bin\"", "Content-Type": "application/octet-stream"],
-            body: ByteBuffer(bytes: attachment)))
+        let peerParts = makePeerParts()
         let serializer = MultipartSerializer()
         var peerBuffer = ByteBuffer()
         try serializer.serialize(parts: peerParts, boundary: boundary, into: &peerBuffer)
@@ -199,15 +204,8 @@ enum MultipartBenchmarks {
             return try form.encodedData()
         }
         func builtPeer() throws -> ByteBuffer {
-            var parts: [MultipartPart] = []
-            for (name, value) in [("title", title), ("user_id", "1234567890"), ("description", description)] {
-                parts.append(MultipartPart(headers: ["Content-Disposition": "form-data; name=\"\(name)\""], body: value))
-            }
-            parts.append(MultipartPart(
-                headers: ["Content-Disposition": "form-data; name=\"file\"; filename=\"small.bin\"", "Content-Type": "application/octet-stream"],
-                body: ByteBuffer(bytes: attachment)))
             var buffer = ByteBuffer()
-            try serializer.serialize(parts: parts, boundary: boundary, into: &buffer)
+            try serializer.serialize(parts: makePeerParts(), boundary: boundary, into: &buffer)
             return buffer
         }
         check((try? builtOurs()) == (try? builtPeer()).map { Data($0.readableBytesView) }, "our built small form differs from multipart-kit's bytes")

@@ -55,14 +55,7 @@ package struct FormTree: Sendable {
             index += 1
             switch component {
             case .key(let key):
-                let table = try become(current, .dictionary(dictionaries.count), field)
-                if let child = dictionaries[table][key] {
-                    current = child
-                } else {
-                    let child = addNode()
-                    dictionaries[table][key] = child
-                    current = child
-                }
+                current = child(of: try become(current, .dictionary(dictionaries.count), field), key: key)
             case .append:
                 let table = try become(current, .array(arrays.count), field)
                 // Rails: `a[][x]=1&a[][y]=2` is one element; a key it already has starts the next.
@@ -102,14 +95,7 @@ package struct FormTree: Sendable {
         case .dictionary(let entries):
             let table = try become(node, .dictionary(dictionaries.count), field)
             for (key, entry) in entries {
-                let child: Int
-                if let existing = dictionaries[table][key] {
-                    child = existing
-                } else {
-                    child = addNode()
-                    dictionaries[table][key] = child
-                }
-                try place(.value(entry), at: child, field: field)
+                try place(.value(entry), at: child(of: table, key: key), field: field)
             }
         default:
             try place(.value(value), at: node, field: field)
@@ -146,6 +132,14 @@ package struct FormTree: Sendable {
         case .dictionary, .indexed:
             throw .conflictingKeys(field)
         }
+    }
+
+    /// The node under `key` in dictionary `table`, made empty if the key is new.
+    private mutating func child(of table: Int, key: String) -> Int {
+        if let existing = dictionaries[table][key] { return existing }
+        let child = addNode()
+        dictionaries[table][key] = child
+        return child
     }
 
     private mutating func addNode(_ node: Node = .empty) -> Int {
