@@ -106,6 +106,15 @@ enum JSONBenchmarks {
         print("  JSONReader.validate        \(format(megabytes / ownTimes[1])) MB/s, \(format(ownTimes[0] / ownTimes[1], 3)) of memcpy")
         print("  ParameterValue(json:)      \(format(megabytes / ownTimes[2])) MB/s, ratio \(format(ownTimes[3] / ownTimes[2], 2))x JSONSerialization")
         recordRatio("json-typed-tree-vs-jsonserialization", ownTimes[3] / ownTimes[2], target: 5)
+
+        let textObjects = quick ? 300 : 36_000, numberObjects = quick ? 500 : 60_000
+        let text = JSONShapes.textDocument(objects: textObjects), numbers = JSONShapes.numberDocument(objects: numberObjects)
+        if !quick {
+            check(text.count == 15_505_135 && SHA256.hex(text) == "7dd4d0efa5b6d87adf23fe1e52c5945c604d808841d2c3c60f5eed19846772ad", "§7 document is \(text.count) bytes, SHA-256 \(SHA256.hex(text))")
+            check(numbers.count == 12_031_382 && SHA256.hex(numbers) == "00927b331300f4cffdd9d32fdbf2d61cfb8abc94dee8f1f16c7d0a0e14c2a0ae", "§8 document is \(numbers.count) bytes, SHA-256 \(SHA256.hex(numbers))")
+        }
+        runShape("string-heavy (§7)", key: "strings", data: text, count: textObjects, model: JSONShapes.TextRecord.self, response: response, runs: runs)
+        runShape("number-heavy (§8)", key: "numbers", data: numbers, count: numberObjects, model: JSONShapes.NumberRecord.self, response: response, runs: runs)
         guard !quick else { return }
         let rss = [
             ("JSONSerialization", "json-serialization"), ("JSONResponseSerializer", "json-serializer"),
@@ -121,6 +130,41 @@ enum JSONBenchmarks {
         if let decoder = rss[3].1, let ours = rss[4].1, ours > 0 {
             recordRatio("json-decodable-peak-rss-vs-jsondecoder", decoder / ours, target: 1)
         }
+    }
+
+    /// One of the other shapes through the same outputs: `Any` (with and without nulls) and
+    /// the typed tree against `JSONSerialization`, `Decodable` against `JSONDecoder`.
+    @MainActor
+    static func runShape<Model: Codable & Equatable>(
+        _ name: String, key: String, data: Data, count: Int, model: Model.Type, response: HTTPURLResponse, runs: Int
+    ) {
+        let plain = JSONResponseSerializer()
+        var nullFree = JSONResponseSerializer()
+        nullFree.removesKeysWithNullValues = true
+        let decodable = DecodableResponseSerializer([Model].self)
+        check(((try? plain.responseObject(for: response, data: data)) as? [Any])?.count == count, "\(name): the JSON serializer lost records")
+        let ours = try? decodable.responseObject(for: response, data: data)
+        check(ours?.count == count && ours == (try? JSONDecoder().decode([Model].self, from: data)), "\(name): Decodable serializer and JSONDecoder disagree")
+        // Foundation's graph types numbers its own way (`-629236.0` an integer, long doubles
+        // decimals that round): the tree is checked by writing it back for JSONDecoder.
+        let expected = try? JSONDecoder().decode([Model].self, from: data)
+        check(expected != nil && (try? JSONDecoder().decode([Model].self, from: ParameterValue(json: data).jsonData())) == expected,
+              "\(name): ParameterValue(json:) read values JSONDecoder does not")
+        let times = fastest(runs: runs, [
+            { consume(try? JSONSerialization.jsonObject(with: data)) },
+            { consume(try? plain.responseObject(for: response, data: data)) },
+            { consume(try? nullFree.responseObject(for: response, data: data)) },
+            { consume(try? ParameterValue(json: data)) },
+            { consume(try? JSONDecoder().decode([Model].self, from: data)) },
+            { consume(try? decodable.responseObject(for: response, data: data)) },
+        ])
+        print("JSON response, \(name), \(data.count) bytes, \(count) records")
+        print("  JSONResponseSerializer     \(format(times[0] / times[1], 2))x JSONSerialization   (target >= 4x); removing nulls \(format(times[0] / times[2], 2))x; ParameterValue(json:) \(format(times[0] / times[3], 2))x")
+        print("  DecodableResponseSerializer \(format(times[4] / times[5], 2))x JSONDecoder   (target >= 3.5x)")
+        recordRatio("json-any-\(key)-vs-jsonserialization", times[0] / times[1], target: 4)
+        recordRatio("json-any-without-nulls-\(key)-vs-jsonserialization", times[0] / times[2], target: 4)
+        recordRatio("json-typed-tree-\(key)-vs-jsonserialization", times[0] / times[3], target: 4)
+        recordRatio("json-decodable-\(key)-vs-jsondecoder", times[4] / times[5], target: 3.5)
     }
 
     /// The JSON writer on the §3 query set: our bytes from the `ParameterValue` against
