@@ -128,6 +128,48 @@ struct JSONBodyEncoderTests {
         #expect(try ParameterValue(json: ours.encode(holder)) == ParameterValue(json: theirs.encode(holder)))
     }
 
+    /// Counts the runs of its `encode(to:)`.
+    final class Runs: @unchecked Sendable {
+        // Used by one test on one task at a time.
+        var count = 0
+    }
+
+    struct Counted: Encodable {
+        let runs: Runs
+        var someMap: [String: [String: Int]]
+        var extraValues: [String: Double]
+        var nestedValues: [[String: Int]]
+        enum CodingKeys: String, CodingKey { case someMap, extraValues, nestedValues }
+
+        func encode(to encoder: any Encoder) throws {
+            runs.count += 1
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(someMap, forKey: .someMap)
+            try container.encode(extraValues, forKey: .extraValues)
+            try container.encode(nestedValues, forKey: .nestedValues)
+        }
+    }
+
+    @Test("dictionaries under a key strategy stream: the model's encode(to:) runs once, output as JSONEncoder's", arguments: [false, true])
+    func streamedWithoutRestart(pretty: Bool) throws {
+        let runs = Runs()
+        let model = Counted(runs: runs, someMap: ["innerKey": ["deepKey": 1], "b": [:]], extraValues: ["mixedKey": 1.5, "n": 2.5],
+                            nestedValues: [["keyOne": 1], [:]])
+        var ours = JSONBodyEncoder()
+        ours.keyEncodingStrategy = .convertToSnakeCase
+        if pretty { ours.outputFormatting = .prettyPrinted }
+        let data = try ours.encode(model)
+        #expect(runs.count == 1)
+        let theirs = JSONEncoder()
+        theirs.keyEncodingStrategy = .convertToSnakeCase
+        #expect(try ParameterValue(json: data) == ParameterValue(json: theirs.encode(model)))
+        if pretty {
+            // Indentation continues through the handed-over tree.
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("\n  \"extra_values\" : {\n    \""))
+        }
+    }
+
     @Test("snake-case keys convert as JSONEncoder converts them; dictionary keys stay")
     func snakeCase() throws {
         let keys = ["orderID", "myURLValue", "URL", "a", "already_snake", "twoWords", "HTTPRequest", "x1Y2", "éÉé", "simple", "ABCdef"]

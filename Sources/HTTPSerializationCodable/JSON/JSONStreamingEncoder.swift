@@ -8,8 +8,9 @@ import HTTPSerializationCore
 /// Writes an `Encodable` value's JSON as its `encode(to:)` runs, for the usual shape of
 /// encoding: each container filled before its parent goes on, each key once.
 ///
-/// Anything else `Encoder` allows (writing to a container after a sibling was opened, a key
-/// encoded twice, `superEncoder`) stops it with ``JSONStreamingEncoder/Fallback``, and the
+/// `ParameterValue` fields and `[String: T]` dictionaries under a key strategy are written in
+/// place. Anything else `Encoder` allows (writing to a container after a sibling was opened, a
+/// key encoded twice, `superEncoder`) stops it with ``JSONStreamingEncoder/Fallback``, and the
 /// caller encodes again through a tree, which handles every order.
 final class JSONStreamingEncoder {
     struct Fallback: Error {}
@@ -122,6 +123,16 @@ final class JSONStreamingEncoder {
         try writer.writeScalar(value) { ParameterEncoder.path(self.codingPath) }
     }
 
+    /// Writes a whole parameter tree where a value is pending, with the same writer.
+    func write(tree: ParameterValue) throws {
+        guard pending else { throw fallback() }
+        guard frames.count + tree.depth <= options.maximumDepth else {
+            throw RequestSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
+        }
+        pending = false
+        try writer.write(tree, level: frames.count)
+    }
+
     func write(_ value: Double) throws {
         guard value.isFinite else { return try writeNonConforming(value, value) }
         try write(.double(value))
@@ -154,8 +165,11 @@ final class JSONStreamingEncoder {
         if T.self == Data.self { return try encode(Self.same(value, as: Data.self)) }
         if T.self == URL.self { return try write(.string(Self.same(value, as: URL.self).absoluteString)) }
         if T.self == Decimal.self { return try write(.decimal(Self.same(value, as: Decimal.self))) }
-        if T.self == ParameterValue.self { throw fallback() }
-        if !options.keysAsWritten, value is any JSONStringKeyedDictionaryEncodable { throw fallback() }
+        if T.self == ParameterValue.self { return try write(tree: Self.same(value, as: ParameterValue.self)) }
+        // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
+        if !options.keysAsWritten, let dictionary = value as? any JSONStringKeyedDictionaryEncodable {
+            return try dictionary.streamEntries(to: self)
+        }
         try value.encode(to: self)
         // A value that encoded nothing is an empty object, as in `JSONEncoder`.
         if pending { try encodeCustom {} }

@@ -365,6 +365,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 /// `[String: Value]` in a JSON body with a key strategy: entries keep their keys.
 protocol JSONStringKeyedDictionaryEncodable {
     func encodeEntries(to encoder: ParameterEncoder) throws
+    /// The entries written straight into a streamed body, keys as they are.
+    func streamEntries(to encoder: JSONStreamingEncoder) throws
 }
 
 extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Value: Encodable {
@@ -372,6 +374,14 @@ extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Va
         encoder.node.makeKeyed()
         for (key, value) in self {
             try encoder.nested(encoder.node.child(forKey: key), key: ParameterCodingKey(stringValue: key)).encodeValue(value)
+        }
+    }
+
+    func streamEntries(to encoder: JSONStreamingEncoder) throws {
+        let id = try encoder.openContainer(isObject: true)
+        for (key, value) in self {
+            try encoder.beginValue(inObject: id, key: key)
+            try encoder.with(ParameterCodingKey(stringValue: key)) { try encoder.encodeValue(value) }
         }
     }
 }

@@ -74,7 +74,9 @@ package struct JSONWriter {
         var count: Int { isObject ? keys.count : elements.count }
     }
 
-    package mutating func write(_ root: ParameterValue) throws {
+    /// Writes `root` whole; `level` is how deep it stands in text already written (for the
+    /// indentation of pretty output when a streaming encoder hands over a tree).
+    package mutating func write(_ root: ParameterValue, level: Int = 0) throws {
         var stack: [Frame] = []
         var value = root
         while true {
@@ -104,7 +106,7 @@ package struct JSONWriter {
             while let top = stack.indices.last {
                 let frame = stack[top]
                 if frame.next < frame.count {
-                    separator(first: frame.next == 0, level: stack.count)
+                    separator(first: frame.next == 0, level: level + stack.count)
                     if frame.isObject {
                         key(frame.keys[frame.next])
                         value = frame.values[frame.next]
@@ -115,7 +117,7 @@ package struct JSONWriter {
                     break
                 }
                 stack.removeLast()
-                closeContainer(isObject: frame.isObject, level: stack.count)
+                closeContainer(isObject: frame.isObject, level: level + stack.count)
             }
             if stack.isEmpty { return }
         }
