@@ -215,5 +215,25 @@ enum MultipartBenchmarks {
         ])
         print("  small form built and encoded   ours \(format(built[0] / Double(iterations) * 1e6, 2)) µs, multipart-kit \(format(built[1] / Double(iterations) * 1e6, 2)) µs, ratio \(format(built[1] / built[0], 2))x   (target >= 1.5x)")
         recordRatio("multipart-small-form-built-vs-multipart-kit", built[1] / built[0], target: 1.5)
+
+        // A form of one large data part (64 MiB of §5's seeded bytes), built and encoded.
+        var generator = SplitMix64(seed: 4)
+        let large = Data((0..<((quick ? 1 : 64) << 17)).flatMap { _ in withUnsafeBytes(of: generator.next().littleEndian, Array.init) })
+        func largeOurs() throws -> Data {
+            var form = try MultipartFormData(boundary: boundary)
+            try form.appendPart(fileData: large, name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
+            return try form.encodedData()
+        }
+        func largePeer() throws -> ByteBuffer {
+            let part = MultipartPart(headers: ["Content-Disposition": "form-data; name=\"file\"; filename=\"large.bin\"", "Content-Type": "application/octet-stream"],
+                                     body: ByteBuffer(bytes: large))
+            var buffer = ByteBuffer()
+            try serializer.serialize(parts: [part], boundary: boundary, into: &buffer)
+            return buffer
+        }
+        check((try? largeOurs()) == (try? largePeer()).map { Data($0.readableBytesView) }, "our large form differs from multipart-kit's bytes")
+        let largeTimes = fastest(runs: runs, [{ consume(try? largeOurs()) }, { consume(try? largePeer()) }])
+        print("  form of one \(large.count >> 20) MiB data part, built and encoded   ours \(format(Double(large.count) / largeTimes[0] / 1e6)) MB/s, multipart-kit \(format(Double(large.count) / largeTimes[1] / 1e6)) MB/s, ratio \(format(largeTimes[1] / largeTimes[0], 2))x   (target >= 1x)")
+        recordRatio("multipart-large-data-form-vs-multipart-kit", largeTimes[1] / largeTimes[0], target: 1)
     }
 }
