@@ -164,9 +164,50 @@ struct JSONBodyEncoderTests {
         theirs.keyEncodingStrategy = .convertToSnakeCase
         #expect(try ParameterValue(json: data) == ParameterValue(json: theirs.encode(model)))
         if pretty {
-            // Indentation continues through the handed-over tree.
+            // Indentation continues through the streamed dictionary.
             let text = String(decoding: data, as: UTF8.self)
             #expect(text.contains("\n  \"extra_values\" : {\n    \""))
+        }
+    }
+
+    struct Line: Encodable { var unitPrice: Int; var itemName: String }
+
+    /// Writes 40 keys, then the fifth again.
+    struct RepeatsLate: Encodable {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for index in 0..<40 { try container.encode(index, forKey: Key(stringValue: "k\(index)")) }
+            try container.encode(-5, forKey: Key(stringValue: "k5"))
+        }
+    }
+
+    @Test("a dictionary of models keeps its own keys and converts the models' keys; a large one is checked for repeats in constant time per key")
+    func dictionariesOfModelsAndLargeDictionaries() throws {
+        let lines = ["firstLine": Line(unitPrice: 3, itemName: "a"), "secondLine": Line(unitPrice: 4, itemName: "b")]
+        var ours = JSONBodyEncoder()
+        ours.keyEncodingStrategy = .convertToSnakeCase
+        let theirs = JSONEncoder()
+        theirs.keyEncodingStrategy = .convertToSnakeCase
+        #expect(try ParameterValue(json: ours.encode(lines)) == ParameterValue(json: theirs.encode(lines)))
+        #expect(try ParameterValue(json: ours.encode(lines)) == ["firstLine": ["unit_price": 3, "item_name": "a"], "secondLine": ["unit_price": 4, "item_name": "b"]])
+        // 20,000 keys, default and converted: past the first few, repeats are looked up in a set.
+        let large = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("key\($0)", $0) })
+        for encoder in [JSONBodyEncoder(), ours] {
+            #expect(try ParameterValue(json: encoder.encode(large)) == ParameterValue(json: JSONEncoder().encode(large)))
+        }
+        // A key repeated after the scan gives way to the set is still caught: the later value wins.
+        let late = try ParameterValue(json: JSONBodyEncoder().encode(RepeatsLate()))
+        #expect(try late == ParameterValue(json: JSONEncoder().encode(RepeatsLate())))
+        if case .dictionary(let entries) = late {
+            #expect(entries.count == 40)
+            #expect(entries.entries["k5"] == .int(-5))
         }
     }
 

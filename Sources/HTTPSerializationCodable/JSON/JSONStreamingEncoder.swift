@@ -24,7 +24,13 @@ final class JSONStreamingEncoder {
         let isObject: Bool
         let firstKeyHash: Int
         var count = 0
+        /// The key hashes of an object past ``JSONStreamingEncoder/scannedKeys`` keys, so a
+        /// large dictionary's keys are checked in constant time each, not by a scan.
+        var keySet: Set<UInt64>?
     }
+
+    /// Objects up to this many keys are checked for a repeated key by scanning their hashes.
+    private static let scannedKeys = 32
 
     @exclusivity(unchecked) private var frames: [Frame] = []
     /// A hash of each key written in each open object, innermost last.
@@ -76,7 +82,12 @@ final class JSONStreamingEncoder {
         let index = try reopen(id)
         let hash = JSONStreamingEncoder.hash(key)
         // A key written twice is replaced in JSONEncoder's output: only the tree can do that.
-        if keyHashes[frames[index].firstKeyHash...].contains(hash) { throw fallback() }
+        if frames[index].count < Self.scannedKeys {
+            if keyHashes[frames[index].firstKeyHash...].contains(hash) { throw fallback() }
+        } else {
+            if frames[index].keySet == nil { frames[index].keySet = Set(keyHashes[frames[index].firstKeyHash...]) }
+            if frames[index].keySet?.insert(hash).inserted == false { throw fallback() }
+        }
         keyHashes.append(hash)
         writer.separator(first: frames[index].count == 0, level: frames.count)
         frames[index].count += 1
@@ -130,7 +141,7 @@ final class JSONStreamingEncoder {
             throw RequestSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
         }
         pending = false
-        try writer.write(tree, level: frames.count)
+        try writer.write(tree, level: frames.count, at: ParameterEncoder.path(codingPath))
     }
 
     func write(_ value: Double) throws {

@@ -74,9 +74,10 @@ package struct JSONWriter {
         var count: Int { isObject ? keys.count : elements.count }
     }
 
-    /// Writes `root` whole; `level` is how deep it stands in text already written (for the
-    /// indentation of pretty output when a streaming encoder hands over a tree).
-    package mutating func write(_ root: ParameterValue, level: Int = 0) throws {
+    /// Writes `root` whole. When a streaming encoder hands over a tree, `level` is how deep it
+    /// stands in the text already written (for pretty output's indentation) and `path` where
+    /// (for errors).
+    package mutating func write(_ root: ParameterValue, level: Int = 0, at path: ParameterPath = ParameterPath()) throws {
         var stack: [Frame] = []
         var value = root
         while true {
@@ -100,7 +101,7 @@ package struct JSONWriter {
                 }
                 stack.append(frame)
             default:
-                try writeScalar(value) { Self.path(of: stack) }
+                try writeScalar(value) { Self.path(of: stack, from: path) }
             }
             // Move to the next value, closing every container that has none left.
             while let top = stack.indices.last {
@@ -124,8 +125,8 @@ package struct JSONWriter {
     }
 
     /// The path of the value just reached, from the open containers.
-    private static func path(of stack: [Frame]) -> ParameterPath {
-        var path = ParameterPath()
+    private static func path(of stack: [Frame], from start: ParameterPath) -> ParameterPath {
+        var path = start
         for frame in stack {
             path = path.appending(frame.isObject ? .key(frame.keys[frame.next - 1]) : .index(frame.next - 1))
         }
