@@ -91,9 +91,14 @@ struct FormSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try number(type) }
 
     private func number<T: LosslessStringConvertible>(_ type: T.Type) throws -> T {
+        try parsed(type) { T($0) }
+    }
+
+    /// The field's text read by `read`; text it refuses is a `dataCorrupted` error.
+    private func parsed<T>(_ type: T.Type, _ read: (String) -> T?) throws -> T {
         let value = try text(type)
-        guard let number = T(value) else { throw mismatch(type, value) }
-        return number
+        guard let parsed = read(value) else { throw mismatch(type, value) }
+        return parsed
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
@@ -113,18 +118,9 @@ struct FormSingleValueContainer: SingleValueDecodingContainer {
             special = file
         case is Date.Type:
             special = try date()
-        case is Data.Type:
-            let value = try text(type)
-            guard let data = Data(base64Encoded: value) else { throw mismatch(type, value) }
-            special = data
-        case is URL.Type:
-            let value = try text(type)
-            guard let url = URL(string: value) else { throw mismatch(type, value) }
-            special = url
-        case is Decimal.Type:
-            let value = try text(type)
-            guard let decimal = Decimal(string: value) else { throw mismatch(type, value) }
-            special = decimal
+        case is Data.Type: special = try parsed(Data.self) { Data(base64Encoded: $0) }
+        case is URL.Type: special = try parsed(URL.self) { URL(string: $0) }
+        case is Decimal.Type: special = try parsed(Decimal.self) { Decimal(string: $0) }
         default:
             special = nil
         }
