@@ -209,7 +209,7 @@ enum JSONBenchmarks {
         let encodedMegabytes = Double(encoded?.count ?? 0) / 1e6
         print("Encodable request body, \(records.count) §6 records, \(encoded?.count ?? 0) bytes")
         print("  JSONEncoder                \(format(encodedMegabytes / encodeTimes[0])) MB/s")
-        print("  JSONBodyEncoder            \(format(encodedMegabytes / encodeTimes[1])) MB/s, \(format(encodeTimes[0] / encodeTimes[1], 2))x JSONEncoder   (target >= 3x)")
-        recordRatio("json-encodable-vs-jsonencoder", encodeTimes[0] / encodeTimes[1], target: 3)
+        print("  JSONBodyEncoder            \(format(encodedMegabytes / encodeTimes[1])) MB/s, \(format(encodeTimes[0] / encodeTimes[1], 2))x JSONEncoder   (target >= 4x)")
+        recordRatio("json-encodable-vs-jsonencoder", encodeTimes[0] / encodeTimes[1], target: 4)
     }
 }

@@ -97,16 +97,10 @@ public struct JSONBodyEncoder: Sendable {
     ///   encodes nothing; ``/HTTPSerializationCore/HTTPSerializationError`` past the depth limit; and any
     ///   error the model's own `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        // Models are usually encoded in order, each key once: then the text is written as
-        // `encode(to:)` runs. Sorting keys, or any other order, takes the tree below.
+        // Text is written as `encode(to:)` runs; a model that writes out of order turns it into
+        // a tree midway. Sorted keys need every key first, so they take the tree from the start.
         if !outputFormatting.contains(.sortedKeys) {
-            let streaming = JSONStreamingEncoder(options: self)
-            do {
-                return Data(try streaming.encode(value))
-            } catch {
-                // Only a model the stream could not follow goes on (a model may wrap errors).
-                if !streaming.failed { throw error }
-            }
+            return Data(try JSONStreamingEncoder(options: self).encode(value))
         }
         let tree = try ParameterValue(encoding: value, maximumDepth: maximumDepth, json: self)
         return try tree.jsonData(options: outputFormatting.union(.fragmentsAllowed), maximumDepth: maximumDepth)

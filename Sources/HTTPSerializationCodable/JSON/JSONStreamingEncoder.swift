@@ -9,12 +9,11 @@ import HTTPSerializationCore
 /// encoding: each container filled before its parent goes on, each key once.
 ///
 /// `ParameterValue` fields and `[String: T]` dictionaries under a key strategy are written in
-/// place. Anything else `Encoder` allows (writing to a container after a sibling was opened, a
-/// key encoded twice, `superEncoder`) stops it with ``JSONStreamingEncoder/Fallback``, and the
-/// caller encodes again through a tree, which handles every order.
+/// place, and a container asked for twice by one value (a subclass, then its superclass) is
+/// the same container. Anything else `Encoder` allows (writing to a container after a sibling
+/// was opened, a key encoded twice, `superEncoder`) turns what was written into a
+/// ``JSONEncodingTree``, which takes the rest of the model: `encode(to:)` runs once either way.
 final class JSONStreamingEncoder {
-    struct Fallback: Error {}
-
     let options: JSONBodyEncoder
     @exclusivity(unchecked) private var writer: JSONWriter
 
@@ -35,38 +34,58 @@ final class JSONStreamingEncoder {
     @exclusivity(unchecked) private var frames: [Frame] = []
     /// A hash of each key written in each open object, innermost last.
     @exclusivity(unchecked) private var keyHashes: [UInt64] = []
-    @exclusivity(unchecked) private var nextID = 0
+    /// Values written so far, containers included; a container's id is its number in this count.
+    @exclusivity(unchecked) private var valueCount = 0
+    /// For each value whose own code is running (`encode(to:)`, a custom strategy), innermost
+    /// last: the number its value has, or will have once written.
+    @exclusivity(unchecked) private var runningValues: [Int] = []
     /// A key (or array slot) has been written and its value not yet.
     @exclusivity(unchecked) private var pending = false
+    /// Where the pending slot's separator starts, and the container it is in (0 for the
+    /// root): to take the slot back if its value never comes (an error a model swallowed).
+    @exclusivity(unchecked) private var slotStart = 0
+    @exclusivity(unchecked) private var slotContainer = 0
     @exclusivity(unchecked) var codingPath: [any CodingKey] = []
-    /// Set with every ``Fallback`` thrown, so one swallowed by a model's `try?` still counts.
-    @exclusivity(unchecked) private(set) var failed = false
-
-    func fallback() -> Fallback {
-        failed = true
-        return Fallback()
-    }
+    /// Set once the model took a turn the text cannot follow; it then takes every write.
+    @exclusivity(unchecked) private(set) var tree: JSONEncodingTree?
+    /// `tree == nil`, as a flag: testing the reference itself would retain it on every value.
+    @exclusivity(unchecked) private(set) var streams = true
+    /// An error a container could not throw when it was made (nesting too deep), thrown at
+    /// the container's first write and at the end, so a model's `try?` cannot hide it.
+    @exclusivity(unchecked) private var deferredError: (any Error)?
 
     init(options: JSONBodyEncoder) {
         self.options = options
         writer = JSONWriter(options: options.outputFormatting)
     }
 
-    /// The JSON text of `value`; throws ``Fallback`` when the model needs the tree encoder.
+    /// The JSON text of `value`.
     func encode(_ value: some Encodable) throws -> [UInt8] {
         pending = true
         try encodeValue(value)
-        if pending || failed { throw fallback() }
+        if pending, streams {
+            if frames.isEmpty { throw Self.nothingEncoded(value) }
+            settleDanglingSlot()
+        }
+        if let deferredError { throw deferredError }
+        if let tree {
+            guard let result = tree.finish() else { throw Self.nothingEncoded(value) }
+            return Array(try result.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth))
+        }
         while !frames.isEmpty { close() }
         return writer.output
+    }
+
+    private static func nothingEncoded(_ value: some Encodable) -> RequestSerializationError {
+        .invalidParameter(path: "", reason: "\(type(of: value)) did not encode any value")
     }
 
     // MARK: Structure
 
     /// Closes containers above `id` (their owners are done with them); nil when `id` is closed.
-    private func reopen(_ id: Int) throws -> Int {
+    private func reopen(_ id: Int) -> Int? {
         if let last = frames.indices.last, frames[last].id == id { return last }
-        guard let index = frames.lastIndex(where: { $0.id == id }) else { throw fallback() }
+        guard let index = frames.lastIndex(where: { $0.id == id }) else { return nil }
         while frames.count > index + 1 { close() }
         return index
     }
@@ -77,30 +96,76 @@ final class JSONStreamingEncoder {
         writer.closeContainer(isObject: frame.isObject, level: frames.count)
     }
 
-    /// Writes the separator and the key for the next value of object `id`.
-    func beginValue(inObject id: Int, key: String) throws {
-        let index = try reopen(id)
+    /// Writes the separator and the key for the next value of object `id`; false when the
+    /// tree takes the value instead.
+    func beginValue(inObject id: Int, key: String) throws -> Bool {
+        guard streams else { return false }
+        guard id > 0 else { throw deferredError ?? lostPlace() }
+        if pending, !settleDanglingSlot() { return false }
+        guard let index = reopen(id) else { return switchToTree() }
         let hash = JSONStreamingEncoder.hash(key)
-        // A key written twice is replaced in JSONEncoder's output: only the tree can do that.
+        // A key written twice replaces the first, as in JSONEncoder: only the tree can do that.
         if frames[index].count < Self.scannedKeys {
-            if keyHashes[frames[index].firstKeyHash...].contains(hash) { throw fallback() }
+            if keyHashes[frames[index].firstKeyHash...].contains(hash) { return switchToTree() }
         } else {
             if frames[index].keySet == nil { frames[index].keySet = Set(keyHashes[frames[index].firstKeyHash...]) }
-            if frames[index].keySet?.insert(hash).inserted == false { throw fallback() }
+            if frames[index].keySet?.insert(hash).inserted == false { return switchToTree() }
         }
         keyHashes.append(hash)
+        slotStart = writer.output.count
+        slotContainer = id
         writer.separator(first: frames[index].count == 0, level: frames.count)
         frames[index].count += 1
         writer.key(key)
         pending = true
+        return true
     }
 
-    /// Writes the separator before the next element of array `id`.
-    func beginValue(inArray id: Int) throws {
-        let index = try reopen(id)
+    /// Writes the separator before the next element of array `id`; false when the tree takes it.
+    func beginValue(inArray id: Int) throws -> Bool {
+        guard streams else { return false }
+        guard id > 0 else { throw deferredError ?? lostPlace() }
+        if pending, !settleDanglingSlot() { return false }
+        guard let index = reopen(id) else { return switchToTree() }
+        slotStart = writer.output.count
+        slotContainer = id
         writer.separator(first: frames[index].count == 0, level: frames.count)
         frames[index].count += 1
         pending = true
+        return true
+    }
+
+    /// A slot was begun and its value never came (the model swallowed the error): takes its
+    /// separator and key back, as `JSONEncoder` leaves such a key out. False when the tree
+    /// takes over instead, because a value still running may yet write there.
+    @discardableResult
+    private func settleDanglingSlot() -> Bool {
+        guard slotIsDead else { return switchToTree() }
+        dropSlot()
+        return true
+    }
+
+    /// Whether the pending slot is one whose value will not come: no value still running
+    /// was to write there, and it is in the innermost container.
+    private var slotIsDead: Bool {
+        runningValues.last != valueCount + 1 && frames.last?.id == slotContainer
+    }
+
+    private func dropSlot() {
+        let last = frames.count - 1
+        writer.output.removeSubrange(slotStart...)
+        pending = false
+        frames[last].count -= 1
+        if frames[last].isObject {
+            let hash = keyHashes.removeLast()
+            frames[last].keySet?.remove(hash)
+        }
+    }
+
+    /// Whether a single value can be written here; false when the tree takes it.
+    func beginSingleValue() -> Bool {
+        guard streams else { return false }
+        return pending || switchToTree()
     }
 
     func elementCount(ofArray id: Int) -> Int {
@@ -109,39 +174,134 @@ final class JSONStreamingEncoder {
 
     /// Opens an object or array where a value is pending.
     func openContainer(isObject: Bool) throws -> Int {
-        guard pending else { throw fallback() }
+        guard pending else { throw lostPlace() }
         guard frames.count < options.maximumDepth else {
             throw RequestSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
         }
         pending = false
-        nextID += 1
-        frames.append(Frame(id: nextID, isObject: isObject, firstKeyHash: keyHashes.count))
+        valueCount += 1
+        frames.append(Frame(id: valueCount, isObject: isObject, firstKeyHash: keyHashes.count))
         writer.openContainer(isObject: isObject)
-        return nextID
+        return valueCount
     }
+
+    /// The container `Encoder` hands out for the value being encoded: a new one where the value
+    /// is pending, the value's own one when asked again, -1 when it could not open (the error
+    /// waits in ``deferredError``), nil when the tree takes it.
+    func containerForCurrentValue(isObject: Bool) -> Int? {
+        guard streams else { return nil }
+        if pending {
+            do {
+                return try openContainer(isObject: isObject)
+            } catch {
+                if deferredError == nil { deferredError = error }
+                return -1
+            }
+        }
+        if let current = runningValues.last, let frame = frames.last(where: { $0.id == current }), frame.isObject == isObject {
+            return current
+        }
+        switchToTree()
+        return nil
+    }
+
+    /// Begins a value with `begin` and opens a container there: its id, -1 when it could not
+    /// open (the error waits in ``deferredError``), nil when the tree takes it.
+    func nestedContainer(isObject: Bool, begin: () throws -> Bool) -> Int? {
+        do {
+            guard try begin() else { return nil }
+            return try openContainer(isObject: isObject)
+        } catch {
+            if deferredError == nil { deferredError = error }
+            return -1
+        }
+    }
+
+    /// The number of the value whose own code is running (the root's before any).
+    var currentValue: Int { runningValues.last ?? 1 }
 
     private static func hash(_ key: String) -> UInt64 {
         var key = key
         return key.withUTF8 { JSONTapeReader.keyHash($0) }
     }
 
+    /// An error for a write that has no place: a bug in this encoder, never the model's.
+    private func lostPlace() -> EncodingError {
+        EncodingError.invalidValue((), EncodingError.Context(
+            codingPath: codingPath, debugDescription: "The JSON encoder lost its place in the output."))
+    }
+
+    // MARK: The tree
+
+    /// Rebuilds what was written as a tree, which takes every write from here on. Always
+    /// false (the value is not written to the text), for callers to return.
+    @discardableResult
+    func switchToTree() -> Bool {
+        guard streams else { return false }
+        if pending, slotIsDead { dropSlot() }
+        var text = writer.output
+        let placeholder = pending
+        if placeholder { text.append(contentsOf: "null".utf8) }
+        for frame in frames.reversed() { text.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) }
+        do {
+            tree = try JSONEncodingTree(text: text, count: valueCount + (placeholder ? 1 : 0), lastIsPlaceholder: placeholder,
+                                        maximumDepth: options.maximumDepth + 2)
+        } catch {
+            if deferredError == nil { deferredError = error }
+            tree = try? JSONEncodingTree(text: [], count: 0, lastIsPlaceholder: false, maximumDepth: 0)
+        }
+        streams = false
+        writer = JSONWriter(options: options.outputFormatting)
+        frames = []
+        keyHashes = []
+        pending = false
+        return false
+    }
+
+    /// The tree encoder for value `number` (a container's id), at `path`.
+    func treeEncoder(value number: Int, codingPath path: [any CodingKey]) -> ParameterEncoder {
+        let node: EncodingNode
+        if let found = tree?.node(number) {
+            node = found
+        } else {
+            // Only a container that could not open (its error is waiting) has no node.
+            if deferredError == nil { deferredError = lostPlace() }
+            node = EncodingNode()
+        }
+        return ParameterEncoder(node: node, codingPath: path, maximumDepth: options.maximumDepth, json: options)
+    }
+
+    /// The tree encoder for the value whose own code is running.
+    func currentTreeEncoder() -> ParameterEncoder {
+        treeEncoder(value: currentValue, codingPath: codingPath)
+    }
+
     // MARK: Values
 
     /// Writes a scalar where a value is pending.
     func write(_ value: ParameterValue) throws {
-        guard pending else { throw fallback() }
+        guard pending else { throw lostPlace() }
         pending = false
+        valueCount += 1
         try writer.writeScalar(value) { ParameterEncoder.path(self.codingPath) }
     }
 
     /// Writes a whole parameter tree where a value is pending, with the same writer.
     func write(tree: ParameterValue) throws {
-        guard pending else { throw fallback() }
+        guard pending else { throw lostPlace() }
         guard frames.count + tree.depth <= options.maximumDepth else {
             throw RequestSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
         }
         pending = false
-        try writer.write(tree, level: frames.count, at: ParameterEncoder.path(codingPath))
+        valueCount += try writer.write(tree, level: frames.count, at: ParameterEncoder.path(codingPath))
+    }
+
+    /// Writes a string where a value is pending.
+    func write(string: String) throws {
+        guard pending else { throw lostPlace() }
+        pending = false
+        valueCount += 1
+        writer.writeString(string)
     }
 
     func write(_ value: Double) throws {
@@ -151,8 +311,9 @@ final class JSONStreamingEncoder {
 
     func write(_ value: Float) throws {
         guard value.isFinite else { return try writeNonConforming(Double(value), value) }
-        guard pending else { throw fallback() }
+        guard pending else { throw lostPlace() }
         pending = false
+        valueCount += 1
         writer.writeNumberText(value.description)
     }
 
@@ -168,7 +329,7 @@ final class JSONStreamingEncoder {
     /// Encodes any value where one is pending, with the body's strategies for the special types.
     func encodeValue<T: Encodable>(_ value: T) throws {
         // Metatype checks: cheaper than casting the value for every type tried.
-        if T.self == String.self { return try write(.string(Self.same(value, as: String.self))) }
+        if T.self == String.self { return try write(string: Self.same(value, as: String.self)) }
         if T.self == Int.self { return try write(.int(Self.same(value, as: Int.self))) }
         if T.self == Double.self { return try write(Self.same(value, as: Double.self)) }
         if T.self == Bool.self { return try write(.bool(Self.same(value, as: Bool.self))) }
@@ -181,9 +342,15 @@ final class JSONStreamingEncoder {
         if !options.keysAsWritten, let dictionary = value as? any JSONStringKeyedDictionaryEncodable {
             return try dictionary.streamEntries(to: self)
         }
-        try value.encode(to: self)
-        // A value that encoded nothing is an empty object, as in `JSONEncoder`.
-        if pending { try encodeCustom {} }
+        // Not through `runOwnCode`: a closure here costs a retain and release of every value.
+        let mark = beginOwnCode()
+        do {
+            try value.encode(to: self)
+        } catch {
+            failOwnCode(mark)
+            throw error
+        }
+        try endOwnCode(mark)
     }
 
     /// `value` as `Target`, which the caller has checked is its own type.
@@ -194,28 +361,82 @@ final class JSONStreamingEncoder {
 
     private func encode(_ date: Date) throws {
         switch options.dateEncodingStrategy {
-        case .deferredToDate: try date.encode(to: self)
+        case .deferredToDate: try runOwnCode { try date.encode(to: self) }
         case .secondsSince1970: try write(date.timeIntervalSince1970)
         case .millisecondsSince1970: try write(1000 * date.timeIntervalSince1970)
         case .iso8601: try write(.string(date.formatted(.iso8601)))
         case .formatted(let style): try write(.string(style.format(date)))
-        case .custom(let encode): try encodeCustom { try encode(date, self) }
+        case .custom(let encode): try runOwnCode { try encode(date, self) }
         }
     }
 
     private func encode(_ data: Data) throws {
         switch options.dataEncodingStrategy {
-        case .deferredToData: try data.encode(to: self)
+        case .deferredToData: try runOwnCode { try data.encode(to: self) }
         case .base64: try write(.string(data.base64EncodedString()))
-        case .custom(let encode): try encodeCustom { try encode(data, self) }
+        case .custom(let encode): try runOwnCode { try encode(data, self) }
         }
     }
 
-    private func encodeCustom(_ body: () throws -> Void) throws {
-        try body()
-        if pending {
-            _ = try openContainer(isObject: true)
+    /// Where the output stood when a value's own code began, to take back what it wrote if it fails.
+    private struct OwnCodeMark {
+        let number: Int
+        let output: Int
+        let frames: Int
+        let container: Int
+        let count: Int
+        let keys: Int
+        let slotStart: Int
+        let slotContainer: Int
+    }
+
+    /// Runs a value's own code (its `encode(to:)` or a custom strategy) with this encoder at the
+    /// value, which is pending. A value that wrote nothing is an empty object, as in `JSONEncoder`.
+    @inline(__always)
+    private func runOwnCode(_ body: () throws -> Void) throws {
+        let mark = beginOwnCode()
+        do {
+            try body()
+        } catch {
+            failOwnCode(mark)
+            throw error
         }
+        try endOwnCode(mark)
+    }
+
+    private func beginOwnCode() -> OwnCodeMark {
+        let number = valueCount + 1
+        runningValues.append(number)
+        let last = frames.last
+        return OwnCodeMark(number: number, output: writer.output.count, frames: frames.count, container: last?.id ?? 0,
+                           count: last?.count ?? 0, keys: keyHashes.count, slotStart: slotStart, slotContainer: slotContainer)
+    }
+
+    private func endOwnCode(_ mark: OwnCodeMark) throws {
+        runningValues.removeLast()
+        if streams {
+            guard pending else { return }
+            // Its own slot is still empty, or a slot inside it whose value failed.
+            if valueCount == mark.number - 1 { _ = try openContainer(isObject: true) } else { settleDanglingSlot() }
+        } else if let node = tree?.node(mark.number), node.isEmpty {
+            node.makeKeyed()
+        }
+    }
+
+    /// What a value wrote before it failed is taken back, so a model that swallows the error
+    /// leaves the slot empty, as `JSONEncoder` does, not half a value.
+    private func failOwnCode(_ mark: OwnCodeMark) {
+        runningValues.removeLast()
+        guard streams, frames.count >= mark.frames, keyHashes.count >= mark.keys,
+              mark.frames == 0 || (frames[mark.frames - 1].id == mark.container && frames[mark.frames - 1].count == mark.count)
+        else { return }
+        frames.removeSubrange(mark.frames...)
+        keyHashes.removeSubrange(mark.keys...)
+        writer.output.removeSubrange(mark.output...)
+        valueCount = mark.number - 1
+        slotStart = mark.slotStart
+        slotContainer = mark.slotContainer
+        pending = true
     }
 
     /// The key written for a coding key, after the key strategy.
@@ -233,161 +454,5 @@ final class JSONStreamingEncoder {
         codingPath.append(key)
         defer { codingPath.removeLast() }
         return try body()
-    }
-}
-
-extension JSONStreamingEncoder: Encoder {
-    var userInfo: [CodingUserInfoKey: Any] { options.userInfo.mapValues { $0 as Any } }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(JSONStreamingKeyedContainer<Key>(encoder: self, id: pendingContainer(isObject: true), codingPath: codingPath))
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        JSONStreamingUnkeyedContainer(encoder: self, id: pendingContainer(isObject: false), codingPath: codingPath)
-    }
-
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        JSONStreamingSingleValueContainer(encoder: self, codingPath: codingPath)
-    }
-
-    /// `Encoder`'s container methods cannot throw: a container that cannot open here gets id
-    /// -1, and its first write throws ``Fallback``.
-    private func pendingContainer(isObject: Bool) -> Int {
-        (try? openContainer(isObject: isObject)) ?? -1
-    }
-}
-
-private struct JSONStreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let encoder: JSONStreamingEncoder
-    let id: Int
-    let codingPath: [any CodingKey]
-
-    private func begin(_ key: Key) throws {
-        try encoder.beginValue(inObject: id, key: encoder.writtenKey(key))
-    }
-
-    mutating func encodeNil(forKey key: Key) throws { try begin(key); try encoder.write(.null) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try begin(key); try encoder.write(.bool(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try begin(key); try encoder.write(.string(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try begin(key); try encoder.with(key) { try encoder.write(value) } }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try begin(key); try encoder.with(key) { try encoder.write(value) } }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try begin(key); try encoder.write(.int(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try begin(key); try encoder.write(ParameterValue(integer: value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try begin(key); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try begin(key); try encoder.write(ParameterValue(integer: value)) }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try begin(key)
-        try encoder.with(key) { try encoder.encodeValue(value) }
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let id = (try? begin(key)).flatMap { try? encoder.openContainer(isObject: true) } ?? -1
-        return KeyedEncodingContainer(JSONStreamingKeyedContainer<NestedKey>(encoder: encoder, id: id, codingPath: codingPath + [key]))
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let id = (try? begin(key)).flatMap { try? encoder.openContainer(isObject: false) } ?? -1
-        return JSONStreamingUnkeyedContainer(encoder: encoder, id: id, codingPath: codingPath + [key])
-    }
-
-    mutating func superEncoder() -> any Encoder { JSONFallbackEncoder(encoder, codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { JSONFallbackEncoder(encoder, codingPath: codingPath + [key]) }
-}
-
-private struct JSONStreamingUnkeyedContainer: UnkeyedEncodingContainer {
-    let encoder: JSONStreamingEncoder
-    let id: Int
-    let codingPath: [any CodingKey]
-    var count: Int { encoder.elementCount(ofArray: id) }
-
-    private func begin() throws { try encoder.beginValue(inArray: id) }
-    private var indexKey: ParameterCodingKey { ParameterCodingKey(intValue: count) }
-
-    mutating func encodeNil() throws { try begin(); try encoder.write(.null) }
-    mutating func encode(_ value: Bool) throws { try begin(); try encoder.write(.bool(value)) }
-    mutating func encode(_ value: String) throws { try begin(); try encoder.write(.string(value)) }
-    mutating func encode(_ value: Double) throws { let key = indexKey; try begin(); try encoder.with(key) { try encoder.write(value) } }
-    mutating func encode(_ value: Float) throws { let key = indexKey; try begin(); try encoder.with(key) { try encoder.write(value) } }
-    mutating func encode(_ value: Int) throws { try begin(); try encoder.write(.int(value)) }
-    mutating func encode(_ value: Int8) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int16) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int32) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int64) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { try begin(); try encoder.write(ParameterValue(integer: value)) }
-    mutating func encode(_ value: UInt8) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) throws { try begin(); try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { try begin(); try encoder.write(ParameterValue(integer: value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        let key = indexKey
-        try begin()
-        try encoder.with(key) { try encoder.encodeValue(value) }
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let key = indexKey
-        let id = (try? begin()).flatMap { try? encoder.openContainer(isObject: true) } ?? -1
-        return KeyedEncodingContainer(JSONStreamingKeyedContainer<NestedKey>(encoder: encoder, id: id, codingPath: codingPath + [key]))
-    }
-
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let key = indexKey
-        let id = (try? begin()).flatMap { try? encoder.openContainer(isObject: false) } ?? -1
-        return JSONStreamingUnkeyedContainer(encoder: encoder, id: id, codingPath: codingPath + [key])
-    }
-
-    mutating func superEncoder() -> any Encoder { JSONFallbackEncoder(encoder, codingPath: codingPath) }
-}
-
-private struct JSONStreamingSingleValueContainer: SingleValueEncodingContainer {
-    let encoder: JSONStreamingEncoder
-    let codingPath: [any CodingKey]
-
-    mutating func encodeNil() throws { try encoder.write(.null) }
-    mutating func encode(_ value: Bool) throws { try encoder.write(.bool(value)) }
-    mutating func encode(_ value: String) throws { try encoder.write(.string(value)) }
-    mutating func encode(_ value: Double) throws { try encoder.write(value) }
-    mutating func encode(_ value: Float) throws { try encoder.write(value) }
-    mutating func encode(_ value: Int) throws { try encoder.write(.int(value)) }
-    mutating func encode(_ value: Int8) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int16) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int32) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: Int64) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { try encoder.write(ParameterValue(integer: value)) }
-    mutating func encode(_ value: UInt8) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) throws { try encoder.write(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { try encoder.write(ParameterValue(integer: value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
-}
-
-/// What `superEncoder()` hands out while streaming: it marks the encoding for the tree
-/// encoder, and its containers write nowhere (the tree encoder runs the model again).
-private struct JSONFallbackEncoder: Encoder {
-    let codingPath: [any CodingKey]
-    private let sink: JSONStreamingEncoder
-
-    init(_ encoder: JSONStreamingEncoder, codingPath: [any CodingKey]) {
-        _ = encoder.fallback()
-        sink = JSONStreamingEncoder(options: encoder.options)
-        self.codingPath = codingPath
-    }
-
-    var userInfo: [CodingUserInfoKey: Any] { sink.userInfo }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(JSONStreamingKeyedContainer<Key>(encoder: sink, id: -1, codingPath: codingPath))
-    }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        JSONStreamingUnkeyedContainer(encoder: sink, id: -1, codingPath: codingPath)
-    }
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        JSONStreamingSingleValueContainer(encoder: sink, codingPath: codingPath)
     }
 }

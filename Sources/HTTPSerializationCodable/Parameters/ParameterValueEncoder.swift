@@ -74,6 +74,25 @@ final class EncodingNode {
         return node
     }
 
+    /// Puts `node` under `key` (a tree rebuilt from text already written).
+    func attach(_ node: EncodingNode, forKey key: String) {
+        makeKeyed()
+        keyedChildren![key] = node
+    }
+
+    /// Puts `node` after the elements so far (a tree rebuilt from text already written).
+    func attach(_ node: EncodingNode) {
+        makeUnkeyed()
+        unkeyedChildren!.append(node)
+    }
+
+    /// Empties the slot, so it is left out unless something is written to it again.
+    func clear() {
+        value = nil
+        keyedChildren = nil
+        unkeyedChildren = nil
+    }
+
     var unkeyedCount: Int { unkeyedChildren?.count ?? 0 }
     var isEmpty: Bool { value == nil && keyedChildren == nil && unkeyedChildren == nil }
 
@@ -263,7 +282,7 @@ extension ParameterValue {
     }
 }
 
-private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ParameterEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
@@ -302,7 +321,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder(forKey key: Key) -> any Encoder { child(key) }
 }
 
-private struct UnkeyedContainer: UnkeyedEncodingContainer {
+struct UnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: ParameterEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
     var count: Int { encoder.node.unkeyedCount }
@@ -340,7 +359,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { next() }
 }
 
-private struct SingleValueContainer: SingleValueEncodingContainer {
+struct SingleValueContainer: SingleValueEncodingContainer {
     let encoder: ParameterEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
@@ -380,8 +399,14 @@ extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Va
     func streamEntries(to encoder: JSONStreamingEncoder) throws {
         let id = try encoder.openContainer(isObject: true)
         for (key, value) in self {
-            try encoder.beginValue(inObject: id, key: key)
-            try encoder.with(ParameterCodingKey(stringValue: key)) { try encoder.encodeValue(value) }
+            let codingKey = ParameterCodingKey(stringValue: key)
+            guard try encoder.beginValue(inObject: id, key: key) else {
+                // An entry's model took a turn the text cannot follow: the tree takes the rest.
+                let tree = encoder.treeEncoder(value: id, codingPath: encoder.codingPath)
+                try tree.nested(tree.node.child(forKey: key), key: codingKey).encodeValue(value)
+                continue
+            }
+            try encoder.with(codingKey) { try encoder.encodeValue(value) }
         }
     }
 }

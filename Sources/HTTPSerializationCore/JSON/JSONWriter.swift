@@ -76,11 +76,14 @@ package struct JSONWriter {
 
     /// Writes `root` whole. When a streaming encoder hands over a tree, `level` is how deep it
     /// stands in the text already written (for pretty output's indentation) and `path` where
-    /// (for errors).
-    package mutating func write(_ root: ParameterValue, level: Int = 0, at path: ParameterPath = ParameterPath()) throws {
+    /// (for errors). Returns how many values it wrote, containers included.
+    @discardableResult
+    package mutating func write(_ root: ParameterValue, level: Int = 0, at path: ParameterPath = ParameterPath()) throws -> Int {
         var stack: [Frame] = []
         var value = root
+        var written = 0
         while true {
+            written += 1
             switch value {
             case .array(let array):
                 openContainer(isObject: false)
@@ -120,7 +123,7 @@ package struct JSONWriter {
                 stack.removeLast()
                 closeContainer(isObject: frame.isObject, level: level + stack.count)
             }
-            if stack.isEmpty { return }
+            if stack.isEmpty { return written }
         }
     }
 

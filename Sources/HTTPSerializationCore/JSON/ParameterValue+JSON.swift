@@ -33,21 +33,7 @@ extension ParameterValue {
 private struct ParameterValueBuilder: JSONTapeBuilding {
     package var removesNulls: Bool { false }
 
-    package func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue {
-        switch tape.kind(entry) {
-        case .string: return .string(tape.string(entry))
-        case .number:
-            switch tape.number(entry) {
-            case .int(let int): return .int(int)
-            case .uint64(let unsigned): return .decimal(Decimal(unsigned))
-            case .decimal(let decimal): return .decimal(decimal)
-            case .double(let double): return .double(double)
-            }
-        case .true: return .bool(true)
-        case .false: return .bool(false)
-        case .null, .object, .array: return .null
-        }
-    }
+    package func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue { tape.parameterValue(entry) }
 
     package func makeArray(capacity: Int) -> [ParameterValue] {
         var array: [ParameterValue] = []
@@ -60,6 +46,25 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
     package func insert(_ value: ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
     package func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
     package func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
+}
+
+extension JSONTapeReader {
+    /// The string, number, boolean or null at `entry` as a parameter value, numbers exact.
+    package func parameterValue(_ entry: Int) -> ParameterValue {
+        switch kind(entry) {
+        case .string: return .string(string(entry))
+        case .number:
+            switch number(entry) {
+            case .int(let int): return .int(int)
+            case .uint64(let unsigned): return .decimal(Decimal(unsigned))
+            case .decimal(let decimal): return .decimal(decimal)
+            case .double(let double): return .double(double)
+            }
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null, .object, .array: return .null
+        }
+    }
 }
 
 /// The package's own JSON reader, for checks that need no value.
