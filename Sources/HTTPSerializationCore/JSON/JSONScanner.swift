@@ -190,13 +190,14 @@ package struct JSONScanner: ~Copyable {
                 append(.string, flags: flags, length: index - quote - 1, word: quote + 1)
                 return index + 1
             } else if byte == UInt8(ascii: "\\") {
-                flags = JSONTape.hasEscapes
+                flags |= JSONTape.hasEscapes
                 index = try escape(at: index)
             } else if byte < 0x20 {
                 throw JSONReadingError(.controlCharacterInString, offset: index)
             } else if byte < 0x80 {
                 index += 1
             } else {
+                flags |= JSONTape.hasNonASCII
                 index = try JSONUTF8.validateSequence(base, at: index, end: end)
             }
         }

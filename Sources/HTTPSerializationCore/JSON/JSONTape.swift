@@ -21,6 +21,8 @@ package struct JSONTape: Sendable {
 
     /// String flags.
     @usableFromInline package static let hasEscapes: UInt8 = 1
+    /// A byte at or above 0x80 (validated UTF-8); without it the text is ASCII.
+    @usableFromInline package static let hasNonASCII: UInt8 = 2
     /// Number flags.
     package static let isInteger: UInt8 = 1
     package static let isNegative: UInt8 = 2

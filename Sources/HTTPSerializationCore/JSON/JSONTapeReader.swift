@@ -140,11 +140,24 @@ package struct JSONTapeReader {
     /// The string at `entry`, escapes decoded.
     @usableFromInline package func string(_ entry: Int) -> String {
         let raw = text(entry)
-        if flags(entry) & JSONTape.hasEscapes == 0 { return String(decoding: raw, as: UTF8.self) }
-        // Decoded text is never longer than its escaped form.
-        return String(unsafeUninitializedCapacity: raw.count) { output in
-            JSONTapeReader.unescape(raw, into: output)
+        let flags = flags(entry)
+        if flags & JSONTape.hasEscapes == 0 { return Self.scannedString(raw, isASCII: flags & JSONTape.hasNonASCII == 0) }
+        // Decoded text is never longer than its escaped form, and is valid UTF-8: the escapes
+        // were checked (surrogates come in pairs) and the rest validated by the scanner.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
+            let decoded = UnsafeBufferPointer(rebasing: buffer[..<JSONTapeReader.unescape(raw, into: buffer)])
+            return Self.scannedString(decoded, isASCII: flags & JSONTape.hasNonASCII == 0 && !decoded.contains { $0 >= 0x80 })
         }
+    }
+
+    /// A string from text the scanner has already validated as UTF-8, copied without a second
+    /// validation where the standard library allows it.
+    @inline(__always)
+    package static func scannedString(_ text: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return String(copying: UTF8Span(unchecked: text.span, isKnownASCII: isASCII))
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Decodes the escapes of scanned (so valid) string text; returns the bytes written.
