@@ -99,14 +99,21 @@ struct AlamofireFirstHourTests {
         #expect(try json.httpBody.map { try ParameterValue(json: $0) } == ["at": -978_307_200, "name": "launch"])
     }
 
-    @Test("a text form field is a String, sent as UTF-8, byte for byte the Data form")
+    @Test("a text form field is a String, sent as UTF-8, byte for byte the Data form, in memory and streamed")
     func textFormFields() throws {
         var text = try MultipartFormData(boundary: "b0undary")
         var data = try MultipartFormData(boundary: "b0undary")
-        try text.appendPart(formData: "Zoë 🚀", name: "name")
-        try data.appendPart(formData: Data("Zoë 🚀".utf8), name: "name")
-        #expect(try text.encodedData() == data.encodedData())
-        #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: #"part 2 "bad""#)) {
+        let long = String(repeating: "Zoë 🚀 ", count: 40)
+        for (index, value) in ["Zoë 🚀", "", long].enumerated() {
+            try text.appendPart(formData: value, name: "name\(index)")
+            try data.appendPart(formData: Data(value.utf8), name: "name\(index)")
+        }
+        let expected = try data.encodedData()
+        #expect(try text.encodedData() == expected)
+        #expect(text.contentLength == data.contentLength)
+        // The streamed body, read part by part, agrees too.
+        #expect(try readAll(text.makeInputStream()) == readAll(data.makeInputStream()))
+        #expect(throws: RequestSerializationError.multipartBoundaryInBody(part: #"part 4 "bad""#)) {
             try text.appendPart(formData: "x\r\n--b0undary", name: "bad")
         }
     }

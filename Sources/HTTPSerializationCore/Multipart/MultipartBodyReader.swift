@@ -127,6 +127,8 @@ package final class MultipartBodyReader: BodyByteSource {
         switch part.body {
         case .data(let data):
             return DataBodySource(data)
+        case .text(let text):
+            return DataBodySource(Data(text.utf8))
         case .file(let url, let length):
             return try FileBodySource(url: url, declared: length, label: part.label)
         case .streamFactory(let factory, let length):

@@ -43,7 +43,7 @@ extension MultipartFormData {
     /// appended, written in one pass into a buffer of its exact length; nil for any other form.
     private func encodedInMemory() -> Data? {
         for part in parts {
-            guard case .data = part.body, part.isCheckedForDelimiter else { return nil }
+            guard part.body.isInMemory, part.isCheckedForDelimiter else { return nil }
         }
         guard !parts.isEmpty else { return Data() }
         let length = Int(contentLength)
@@ -56,7 +56,7 @@ extension MultipartFormData {
                 writer.write(boundary)
                 writer.write("\r\n")
                 part.headerBlock.withUnsafeBufferPointer { writer.write($0) }
-                if case .data(let body) = part.body { body.withUnsafeBytes { writer.write($0) } }
+                part.body.withBytes { writer.write($0) }
             }
             writer.write("\r\n--")
             writer.write(boundary)

@@ -146,8 +146,8 @@ public struct MultipartFormData: Sendable {
     ///
     /// - Throws: as ``appendPart(formData:name:)-(Data,String)``.
     public mutating func appendPart(formData: String, name: String) throws {
-        var text = formData
-        try appendPart(formData: text.withUTF8 { Data($0) }, name: name)
+        let label = nextLabel(name: name, fileName: nil)
+        try append(name: name, fileName: nil, mimeType: nil, body: .text(formData), label: label)
     }
 
     /// Appends a part with headers of your own, written in a stable order (Content-Disposition,
@@ -198,13 +198,10 @@ public struct MultipartFormData: Sendable {
     // MARK: Helpers
 
     private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: PartName) throws {
-        var checked = false
-        if case .data(let data) = body {
-            guard !data.withUnsafeBytes({ MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }) else {
-                throw RequestSerializationError.multipartBoundaryInBody(part: label.label)
-            }
-            checked = true
-        }
+        // Bytes in memory are checked for the delimiter now, so encoding need not scan them again.
+        let found = body.withBytes { MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }
+        if found == true { throw RequestSerializationError.multipartBoundaryInBody(part: label.label) }
+        let checked = found != nil
         let part = Part(headerBlock: try Self.formHeaderBlock(name: name, fileName: fileName, mimeType: mimeType),
                         body: body, name: label, isCheckedForDelimiter: checked)
         let (size, sizeOverflows) = UInt64(part.headerBlock.count).addingReportingOverflow(part.bodyLength)

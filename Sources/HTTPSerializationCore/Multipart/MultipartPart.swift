@@ -37,6 +37,9 @@ extension MultipartFormData {
 
     enum Body: Sendable {
         case data(Data)
+        /// A text field kept as the caller's string and written as its UTF-8, so appending
+        /// it copies nothing.
+        case text(String)
         /// A regular file whose size was read when it was appended; enforced while reading.
         case file(URL, length: UInt64)
         /// A stream made afresh for every read of the body.
@@ -44,9 +47,27 @@ extension MultipartFormData {
         /// A stream that can be read once.
         case stream(OneShotStream, length: UInt64)
 
+        /// Whether the bytes are in memory (data or text), so the form can check and write them at once.
+        var isInMemory: Bool {
+            switch self {
+            case .data, .text: return true
+            case .file, .streamFactory, .stream: return false
+            }
+        }
+
+        /// Runs `body` with the bytes of an in-memory body; nil for any other.
+        func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+            switch self {
+            case .data(let data): return try data.withUnsafeBytes(body)
+            case .text(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+            case .file, .streamFactory, .stream: return nil
+            }
+        }
+
         var length: UInt64 {
             switch self {
             case .data(let data): return UInt64(data.count)
+            case .text(let text): return UInt64(text.utf8.count)
             case .file(_, let length), .streamFactory(_, let length), .stream(_, let length): return length
             }
         }
