@@ -17,7 +17,7 @@ indirect enum FormCodingPath {
                 keys.append(key)
                 step = parent
             case .index(let index, let parent):
-                keys.append(FormIndexKey(index))
+                keys.append(IndexCodingKey(index))
                 step = parent
             }
         }
@@ -37,14 +37,4 @@ enum FormCodingStep {
         case .index(let index): return .index(index, parent: parent)
         }
     }
-}
-
-/// A list element's place in a coding path.
-struct FormIndexKey: CodingKey {
-    var stringValue: String { String(index) }
-    var intValue: Int? { index }
-    let index: Int
-    init(_ index: Int) { self.index = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.index = intValue }
 }

@@ -328,7 +328,7 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     private func next() -> ParameterEncoder {
         let index = encoder.node.unkeyedCount
-        return encoder.nested(encoder.node.appendChild(), key: ParameterCodingKey(intValue: index))
+        return encoder.nested(encoder.node.appendChild(), key: IndexCodingKey(index))
     }
 
     mutating func encodeNil() throws { try next().set(.null) }
