@@ -144,17 +144,21 @@ struct JSONEncoderOnePassTests {
 
     /// Swallows the errors of values that fail, before and after writing part of themselves.
     struct Swallows: Encodable {
-        enum Keys: String, CodingKey { case first, failsAtOnce, failsLater, notANumber, last }
+        /// Arrays of doubles that fail too (JSONEncoder traps on those once it has swallowed one).
+        var arrays = true
+        enum Keys: String, CodingKey { case first, failsAtOnce, failsLater, notANumber, numbers, last }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(1, forKey: .first)
             try? container.encode(Fails(afterWriting: false), forKey: .failsAtOnce)
             try? container.encode(Fails(afterWriting: true), forKey: .failsLater)
             try? container.encode(Double.nan, forKey: .notANumber)
+            if arrays { try? container.encode([1.5, .nan], forKey: .numbers) }
             var list = container.nestedUnkeyedContainer(forKey: .last)
             try list.encode(1)
             try? list.encode(Fails(afterWriting: true))
             try? list.encode(Double.infinity)
+            if arrays { try? list.encode([2.5, -.infinity]) }
             try list.encode(2)
             try? list.encode(Fails(afterWriting: true))
         }
@@ -163,10 +167,36 @@ struct JSONEncoderOnePassTests {
     @Test("a value whose error the model swallows leaves nothing behind, as with JSONEncoder", arguments: [0, 1])
     func swallowedErrorsLeaveNothing(variant: Int) throws {
         let (ours, theirs) = Self.encoders(variant)
-        let data = try ours.encode(Swallows())
         let expected: ParameterValue = ["first": 1, "last": [1, 2]]
-        #expect(try ParameterValue(json: data) == expected, "\(String(decoding: data, as: UTF8.self))")
-        #expect(try ParameterValue(json: theirs.encode(Swallows())) == expected)
+        for arrays in [false, true] {
+            let data = try ours.encode(Swallows(arrays: arrays))
+            #expect(try ParameterValue(json: data) == expected, "\(String(decoding: data, as: UTF8.self))")
+        }
+        #expect(try ParameterValue(json: theirs.encode(Swallows(arrays: false))) == expected)
+    }
+
+    struct Scalars: Encodable {
+        var strings = ["a/b", "x\"y", "é中😀", "", "line\nbreak"]
+        var integers = [0, -1, Int.max, Int.min]
+        var doubles = [0.1, -0.0, 1e16, 1e-7, 12.5]
+        var flags = [true, false]
+        var empty: [Int] = []
+        var nested = [[1, 2], []]
+    }
+
+    @Test("arrays of scalars, written in one loop, match JSONEncoder; a bad double names its index", arguments: [0, 1])
+    func scalarArrays(variant: Int) throws {
+        let (ours, theirs) = Self.encoders(variant)
+        let data = try ours.encode(Scalars())
+        #expect(try ParameterValue(json: data) == ParameterValue(json: theirs.encode(Scalars())))
+        var bad = Scalars()
+        bad.doubles[3] = .infinity
+        do {
+            _ = try ours.encode(bad)
+            Issue.record("an infinite double was written")
+        } catch let EncodingError.invalidValue(_, context) {
+            #expect(context.codingPath.map(\.stringValue) == ["doubles", "3"])
+        }
     }
 
     struct TooDeep: Encodable {

@@ -160,6 +160,11 @@ private struct JSONStreamingUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
+        // Arrays of strings, integers and booleans (`Array.encode(to:)` comes here for each
+        // element) take the direct paths, which put nothing on the coding path.
+        if T.self == String.self { return try encode(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return try encode(unsafeBitCast(value, to: Int.self)) }
+        if T.self == Bool.self { return try encode(unsafeBitCast(value, to: Bool.self)) }
         let key = indexKey
         guard try begin() else { var tree = tree; return try tree.encode(value) }
         try encoder.with(key) { try encoder.encodeValue(value) }

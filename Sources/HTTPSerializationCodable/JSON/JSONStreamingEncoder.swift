@@ -338,6 +338,17 @@ final class JSONStreamingEncoder {
         if T.self == URL.self { return try write(.string(Self.same(value, as: URL.self).absoluteString)) }
         if T.self == Decimal.self { return try write(.decimal(Self.same(value, as: Decimal.self))) }
         if T.self == ParameterValue.self { return try write(tree: Self.same(value, as: ParameterValue.self)) }
+        // Arrays of scalars in one loop, as `Array.encode(to:)` would write them through a container.
+        if T.self == [String].self { return try writeArray(Self.same(value, as: [String].self)) { try self.write(string: $0) } }
+        if T.self == [Int].self { return try writeArray(Self.same(value, as: [Int].self)) { try self.write(.int($0)) } }
+        if T.self == [Bool].self { return try writeArray(Self.same(value, as: [Bool].self)) { try self.write(.bool($0)) } }
+        if T.self == [Double].self {
+            var index = 0
+            return try writeArray(Self.same(value, as: [Double].self)) { element in
+                try self.with(IndexCodingKey(index)) { try self.write(element) }
+                index += 1
+            }
+        }
         // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
         if !options.keysAsWritten, let dictionary = value as? any JSONStringKeyedDictionaryEncodable {
             return try dictionary.streamEntries(to: self)
@@ -346,6 +357,24 @@ final class JSONStreamingEncoder {
         let mark = beginOwnCode()
         do {
             try value.encode(to: self)
+        } catch {
+            failOwnCode(mark)
+            throw error
+        }
+        try endOwnCode(mark)
+    }
+
+    /// An array whose elements `write` puts where each is pending.
+    private func writeArray<Element>(_ elements: [Element], _ write: (Element) throws -> Void) throws {
+        // Marked as a value's own code, so an element that fails takes the whole array back.
+        let mark = beginOwnCode()
+        do {
+            let id = try openContainer(isObject: false)
+            for element in elements {
+                // The array was just opened and nothing else writes until it is done: it streams.
+                guard try beginValue(inArray: id) else { throw lostPlace() }
+                try write(element)
+            }
         } catch {
             failOwnCode(mark)
             throw error
