@@ -153,7 +153,10 @@ struct JSONEncoderOnePassTests {
             try? container.encode(Fails(afterWriting: false), forKey: .failsAtOnce)
             try? container.encode(Fails(afterWriting: true), forKey: .failsLater)
             try? container.encode(Double.nan, forKey: .notANumber)
-            if arrays { try? container.encode([1.5, .nan], forKey: .numbers) }
+            if arrays {
+                try? container.encode([1.5, .nan], forKey: .numbers)
+                try? container.encode(Decimal.nan, forKey: .numbers)
+            }
             var list = container.nestedUnkeyedContainer(forKey: .last)
             try list.encode(1)
             try? list.encode(Fails(afterWriting: true))

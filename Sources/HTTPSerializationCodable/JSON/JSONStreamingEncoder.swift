@@ -281,9 +281,10 @@ final class JSONStreamingEncoder {
     /// Writes a scalar where a value is pending.
     func write(_ value: ParameterValue) throws {
         guard pending else { throw lostPlace() }
+        // A refused value (NaN) writes nothing and leaves the slot pending, to be taken back.
+        try writer.writeScalar(value) { ParameterEncoder.path(self.codingPath) }
         pending = false
         valueCount += 1
-        try writer.writeScalar(value) { ParameterEncoder.path(self.codingPath) }
     }
 
     /// Writes a whole parameter tree where a value is pending, with the same writer.
@@ -292,8 +293,10 @@ final class JSONStreamingEncoder {
         guard frames.count + tree.depth <= options.maximumDepth else {
             throw RequestSerializationError.nestingTooDeep(path: ParameterEncoder.describe(codingPath), limit: options.maximumDepth)
         }
-        pending = false
+        // A tree refused partway (data or a date inside) leaves the slot pending: taking it back
+        // removes what was written of it.
         valueCount += try writer.write(tree, level: frames.count, at: ParameterEncoder.path(codingPath))
+        pending = false
     }
 
     /// Writes a string where a value is pending.
