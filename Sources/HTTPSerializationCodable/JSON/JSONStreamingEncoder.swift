@@ -190,14 +190,7 @@ final class JSONStreamingEncoder {
     /// waits in ``deferredError``), nil when the tree takes it.
     func containerForCurrentValue(isObject: Bool) -> Int? {
         guard streams else { return nil }
-        if pending {
-            do {
-                return try openContainer(isObject: isObject)
-            } catch {
-                if deferredError == nil { deferredError = error }
-                return -1
-            }
-        }
+        if pending { return nestedContainer(isObject: isObject) { true } }
         if let current = runningValues.last, let frame = frames.last(where: { $0.id == current }), frame.isObject == isObject {
             return current
         }
@@ -212,7 +205,7 @@ final class JSONStreamingEncoder {
             guard try begin() else { return nil }
             return try openContainer(isObject: isObject)
         } catch {
-            if deferredError == nil { deferredError = error }
+            keep(error)
             return -1
         }
     }
@@ -223,6 +216,11 @@ final class JSONStreamingEncoder {
     private static func hash(_ key: String) -> UInt64 {
         var key = key
         return key.withUTF8 { JSONTapeReader.keyHash($0) }
+    }
+
+    /// Keeps the first error that could not be thrown where it happened, for ``encode(_:)``.
+    private func keep(_ error: any Error) {
+        if deferredError == nil { deferredError = error }
     }
 
     /// An error for a write that has no place: a bug in this encoder, never the model's.
@@ -247,7 +245,7 @@ final class JSONStreamingEncoder {
             tree = try JSONEncodingTree(text: text, count: valueCount + (placeholder ? 1 : 0), lastIsPlaceholder: placeholder,
                                         maximumDepth: options.maximumDepth + 2)
         } catch {
-            if deferredError == nil { deferredError = error }
+            keep(error)
             tree = try? JSONEncodingTree(text: [], count: 0, lastIsPlaceholder: false, maximumDepth: 0)
         }
         streams = false
@@ -265,7 +263,7 @@ final class JSONStreamingEncoder {
             node = found
         } else {
             // Only a container that could not open (its error is waiting) has no node.
-            if deferredError == nil { deferredError = lostPlace() }
+            keep(lostPlace())
             node = EncodingNode()
         }
         return ParameterEncoder(node: node, codingPath: path, maximumDepth: options.maximumDepth, json: options)
@@ -369,20 +367,15 @@ final class JSONStreamingEncoder {
 
     /// An array whose elements `write` puts where each is pending.
     private func writeArray<Element>(_ elements: [Element], _ write: (Element) throws -> Void) throws {
-        // Marked as a value's own code, so an element that fails takes the whole array back.
-        let mark = beginOwnCode()
-        do {
+        // Run as a value's own code, so an element that fails takes the whole array back.
+        try runOwnCode {
             let id = try openContainer(isObject: false)
             for element in elements {
                 // The array was just opened and nothing else writes until it is done: it streams.
                 guard try beginValue(inArray: id) else { throw lostPlace() }
                 try write(element)
             }
-        } catch {
-            failOwnCode(mark)
-            throw error
         }
-        try endOwnCode(mark)
     }
 
     /// `value` as `Target`, which the caller has checked is its own type.
