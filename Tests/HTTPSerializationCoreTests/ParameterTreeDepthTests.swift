@@ -40,6 +40,65 @@ struct ParameterTreeDepthTests {
         #expect(value == nil)
     }
 
+    enum Mutation: String, CaseIterable, CustomTestStringConvertible {
+        case arraySubscript, arrayAppend, arrayInsert, dictionarySubscript, setInsert
+        var testDescription: String { rawValue }
+    }
+
+    /// A chain of `levels` containers, each made empty (or with a scalar) and then given the
+    /// level below through one of the mutating methods, so its stored height comes from the mutation.
+    static func mutatedChain(_ mutation: Mutation, levels: Int = levels) -> ParameterValue {
+        var value: ParameterValue = "leaf"
+        for _ in 0..<levels {
+            switch mutation {
+            case .arraySubscript:
+                var array: ParameterArray = [.null]
+                array[0] = value
+                value = .array(array)
+            case .arrayAppend:
+                var array = ParameterArray()
+                array.append(value)
+                value = .array(array)
+            case .arrayInsert:
+                var array: ParameterArray = [1, 2]
+                array.insert(contentsOf: [value], at: 1)
+                value = .array(array)
+            case .dictionarySubscript:
+                var dictionary = ParameterDictionary()
+                dictionary["k"] = value
+                value = .dictionary(dictionary)
+            case .setInsert:
+                var set = ParameterSet()
+                set.insert(value)
+                value = .set(set)
+            }
+        }
+        return value
+    }
+
+    // Short trees are freed by plain recursion; a container grown by mutation must still
+    // count as tall, or freeing it would recurse 100,000 levels.
+    @Test("a tree 100,000 levels deep built by mutating empty containers is freed without overflowing the stack",
+          arguments: Mutation.allCases)
+    func deepMutatedTreeIsFreed(mutation: Mutation) {
+        var value: ParameterValue? = Self.mutatedChain(mutation)
+        #expect(value?.depth == Self.levels)
+        value = nil
+        #expect(value == nil)
+    }
+
+    @Test("a copy-on-write copy of a tall container stays tall after a removal")
+    func tallCopyAfterRemoval() {
+        var array: ParameterArray = [Self.chain(.array), "x"]
+        let original = array
+        array.removeLast()
+        var copy: ParameterValue? = .array(array)
+        #expect(copy?.depth == Self.levels + 1)
+        #expect(original.count == 2)
+        copy = nil
+        #expect(copy == nil)
+    }
+
     @Test("two deep trees built apart compare equal, and one differing at the bottom compares unequal",
           arguments: Shape.allCases)
     func deepEquality(shape: Shape) {

@@ -60,12 +60,18 @@ public struct ParameterArray: RandomAccessCollection, MutableCollection, RangeRe
     /// The value at `position`; setting it first copies storage that another list shares.
     public subscript(position: Int) -> ParameterValue {
         get { storage.elements[position] }
-        set { uniqueStorage().elements[position] = newValue }
+        set {
+            let storage = uniqueStorage()
+            storage.raiseHeight(for: newValue)
+            storage.elements[position] = newValue
+        }
     }
 
     /// Replaces the values in `subrange` with `newElements`, copying shared storage first.
     public mutating func replaceSubrange(_ subrange: Range<Int>, with newElements: some Collection<ParameterValue>) {
-        uniqueStorage().elements.replaceSubrange(subrange, with: newElements)
+        let storage = uniqueStorage()
+        for element in newElements where element.isContainer { storage.raiseHeight(for: element) }
+        storage.elements.replaceSubrange(subrange, with: newElements)
     }
 
     /// Reserves room for at least `capacity` values.
@@ -130,7 +136,9 @@ public struct ParameterSet: Collection, Sendable, ExpressibleByArrayLiteral {
     /// Adds `element` unless an equal value is already in the set.
     @discardableResult
     public mutating func insert(_ element: ParameterValue) -> (inserted: Bool, memberAfterInsert: ParameterValue) {
-        uniqueStorage().elements.insert(element)
+        let storage = uniqueStorage()
+        storage.raiseHeight(for: element)
+        return storage.elements.insert(element)
     }
 
     /// Removes the value equal to `element`, if any, and returns it.
@@ -195,7 +203,11 @@ public struct ParameterDictionary: Collection, Sendable, ExpressibleByDictionary
     /// The value stored under `key`, if any.
     public subscript(key: String) -> ParameterValue? {
         get { storage.entries[key] }
-        set { uniqueStorage().entries[key] = newValue }
+        set {
+            let storage = uniqueStorage()
+            if let newValue { storage.raiseHeight(for: newValue) }
+            storage.entries[key] = newValue
+        }
     }
 
     /// Removes the value stored under `key` and returns it, if any.

@@ -106,7 +106,8 @@ extension ParameterValue {
     /// Throws ``RequestSerializationError/nestingTooDeep(path:limit:)`` when deeper than `limit`.
     package func checkDepth(limit: Int) throws {
         guard limit >= 0 else { throw RequestSerializationError.nestingTooDeep(path: "", limit: limit) }
-        if depth > limit { throw RequestSerializationError.nestingTooDeep(path: "", limit: limit) }
+        // The stored height bounds the depth from above, so a short tree needs no walk.
+        if storageHeight > limit, depth > limit { throw RequestSerializationError.nestingTooDeep(path: "", limit: limit) }
     }
 }
 
