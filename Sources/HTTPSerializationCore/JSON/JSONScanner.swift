@@ -26,18 +26,31 @@ package struct JSONScanner: ~Copyable {
         case value, afterValue, key
     }
 
+    /// A container that is open around the innermost one.
+    private struct Enclosing {
+        var entry: Int
+        var count: Int
+        var isObject: Bool
+    }
+
     package mutating func scan(from start: Int) throws(JSONReadingError) {
         var index = skipWhitespace(start)
         guard index < end else { throw JSONReadingError(.noValue, offset: index) }
-        // The tape entry of each open container, and how many values it holds so far.
-        var open: [Int] = []
-        var counts: [Int] = []
+        // The innermost open container (entry -1: none, the document level) lives in locals,
+        // so a value costs no stack access; the ones around it wait on `enclosing`.
+        var current = -1
+        var currentIsObject = false
+        var currentCount = 0
+        var depth = 0
+        var enclosing: [Enclosing] = []
+        enclosing.reserveCapacity(16)
         var state = State.value
         while true {
             switch state {
             case .value:
                 guard index < end else { throw JSONReadingError(.unexpectedEnd(expected: "a value"), offset: index) }
-                if let last = counts.indices.last, kind(ofOpen: open[last]) == .array { counts[last] += 1 }
+                // An object counts its keys; an array (and the document level, harmlessly) its values.
+                if !currentIsObject { currentCount &+= 1 }
                 let byte = base[index]
                 switch byte {
                 case UInt8(ascii: "\""):
@@ -47,16 +60,20 @@ package struct JSONScanner: ~Copyable {
                     index = try number(at: index)
                     state = .afterValue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard open.count < maximumDepth else {
+                    guard depth < maximumDepth else {
                         throw JSONReadingError(.nestingTooDeep(limit: maximumDepth), offset: index)
                     }
                     let isObject = byte == UInt8(ascii: "{")
-                    open.append(words.count / 2)
-                    counts.append(0)
+                    enclosing.append(Enclosing(entry: current, count: currentCount, isObject: currentIsObject))
+                    current = words.count / 2
+                    currentIsObject = isObject
+                    currentCount = 0
+                    depth += 1
                     append(isObject ? .object : .array, flags: 0, length: 0, word: 0)
                     index = skipWhitespace(index + 1)
                     if index < end, base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        close(&open, &counts)
+                        close(&current, &currentIsObject, &currentCount, &enclosing)
+                        depth -= 1
                         index += 1
                         state = .afterValue
                     } else {
@@ -81,33 +98,39 @@ package struct JSONScanner: ~Copyable {
                 guard base[index] == UInt8(ascii: "\"") else {
                     throw JSONReadingError(.unexpectedCharacter(base[index], expected: "a key in quotes"), offset: index)
                 }
-                counts[counts.count - 1] += 1
-                index = skipWhitespace(try string(at: index))
-                guard index < end else { throw JSONReadingError(.unexpectedEnd(expected: "\":\""), offset: index) }
-                guard base[index] == UInt8(ascii: ":") else {
-                    throw JSONReadingError(.unexpectedCharacter(base[index], expected: "\":\""), offset: index)
+                currentCount &+= 1
+                index = try string(at: index)
+                if index < end, base[index] == UInt8(ascii: ":") {
+                    index += 1
+                } else {
+                    index = skipWhitespace(index)
+                    guard index < end else { throw JSONReadingError(.unexpectedEnd(expected: "\":\""), offset: index) }
+                    guard base[index] == UInt8(ascii: ":") else {
+                        throw JSONReadingError(.unexpectedCharacter(base[index], expected: "\":\""), offset: index)
+                    }
+                    index += 1
                 }
-                index = skipWhitespace(index + 1)
+                index = skipWhitespace(index)
                 state = .value
             case .afterValue:
                 index = skipWhitespace(index)
-                guard let top = open.last else {
+                guard current >= 0 else {
                     guard index == end else { throw JSONReadingError(.trailingData, offset: index) }
                     return
                 }
-                let isObject = kind(ofOpen: top) == .object
-                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                let expected = isObject ? "\",\" or \"}\"" : "\",\" or \"]\""
-                guard index < end else { throw JSONReadingError(.unexpectedEnd(expected: expected), offset: index) }
+                guard index < end else {
+                    throw JSONReadingError(.unexpectedEnd(expected: currentIsObject ? "\",\" or \"}\"" : "\",\" or \"]\""), offset: index)
+                }
                 let byte = base[index]
                 if byte == UInt8(ascii: ",") {
                     index = skipWhitespace(index + 1)
-                    state = isObject ? .key : .value
-                } else if byte == closer {
-                    close(&open, &counts)
+                    state = currentIsObject ? .key : .value
+                } else if byte == (currentIsObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    close(&current, &currentIsObject, &currentCount, &enclosing)
+                    depth -= 1
                     index += 1
                 } else {
-                    throw JSONReadingError(.unexpectedCharacter(byte, expected: expected), offset: index)
+                    throw JSONReadingError(.unexpectedCharacter(byte, expected: currentIsObject ? "\",\" or \"}\"" : "\",\" or \"]\""), offset: index)
                 }
             }
         }
@@ -120,17 +143,16 @@ package struct JSONScanner: ~Copyable {
         words.append(UInt64(kind.rawValue) | UInt64(flags) << 8 | UInt64(length) << 16, UInt64(word))
     }
 
+    /// Writes the innermost open container's count and end into its entry, and makes the one
+    /// around it innermost.
     @inline(__always)
-    private func kind(ofOpen entry: Int) -> JSONTape.Kind {
-        JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[2 * entry]))!
-    }
-
-    /// Writes the innermost open container's count and end into its entry.
-    private mutating func close(_ open: inout [Int], _ counts: inout [Int]) {
-        let entry = open.removeLast()
-        let count = counts.removeLast()
-        words[2 * entry] |= UInt64(count) << 16
-        words[2 * entry + 1] = UInt64(words.count / 2)
+    private mutating func close(_ current: inout Int, _ isObject: inout Bool, _ count: inout Int, _ enclosing: inout [Enclosing]) {
+        words[2 * current] |= UInt64(count) << 16
+        words[2 * current + 1] = UInt64(words.count / 2)
+        let outer = enclosing.removeLast()
+        current = outer.entry
+        isObject = outer.isObject
+        count = outer.count
     }
 
     // MARK: Whitespace and literals
@@ -149,6 +171,13 @@ package struct JSONScanner: ~Copyable {
 
     private mutating func literal(_ text: StaticString, _ kind: JSONTape.Kind, at start: Int) throws(JSONReadingError) -> Int {
         let length = text.utf8CodeUnitCount
+        // All literals are four or five bytes: compare the first four at once.
+        if start &+ length <= end,
+           UnsafeRawPointer(base + start).loadUnaligned(as: UInt32.self) == UnsafeRawPointer(text.utf8Start).loadUnaligned(as: UInt32.self),
+           length == 4 || base[start + 4] == text.utf8Start[4] {
+            append(kind, flags: 0, length: 0, word: 0)
+            return start + length
+        }
         for offset in 0..<length {
             guard start + offset < end else {
                 throw JSONReadingError(.unexpectedEnd(expected: "\"\(text)\""), offset: start + offset)
