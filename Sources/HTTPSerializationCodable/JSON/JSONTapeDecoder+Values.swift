@@ -14,7 +14,9 @@ extension JSONTapeDecoder {
     /// Decodes `type` from `entry`: dates, data, URLs, decimals and string-keyed
     /// dictionaries by the options, everything else through its own `init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type, at entry: Int, site: JSONPathSite, appending last: () -> JSONPathComponent?) throws -> T {
-        let path = { self.codingPath(site, appending: last()) }
+        // A local function, not a closure value: nothing is captured (or retained) until an
+        // error needs the path.
+        func path() -> [any CodingKey] { codingPath(site, appending: last()) }
         // Scalars in arrays and generic code arrive here: read them directly rather than
         // through their `init(from:)` and a single-value container.
         if T.self == String.self { return Self.same(try string(at: entry, path: path), as: T.self) }
