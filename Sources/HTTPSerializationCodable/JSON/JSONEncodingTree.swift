@@ -78,8 +78,8 @@ private struct NodeBuilder: JSONTapeBuilding {
         return node
     }
 
-    func append(_ value: EncodingNode, to array: inout EncodingNode) { array.attach(value) }
-    func insert(_ value: EncodingNode, forKey key: String, into object: inout EncodingNode) { object.attach(value, forKey: key) }
+    func append(_ value: consuming EncodingNode, to array: inout EncodingNode) { array.attach(value) }
+    func insert(_ value: consuming EncodingNode, forKey key: String, into object: inout EncodingNode) { object.attach(value, forKey: key) }
     /// Arrays and objects alike: the node is the container.
     func finish(_ container: EncodingNode) -> EncodingNode { container }
 }

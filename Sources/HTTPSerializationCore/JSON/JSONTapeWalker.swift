@@ -14,8 +14,9 @@
     func scalar(_ entry: Int, in tape: JSONTapeReader) -> Value
     func makeArray(capacity: Int) -> ArrayBuffer
     func makeObject(capacity: Int) -> ObjectBuffer
-    func append(_ value: Value, to array: inout ArrayBuffer)
-    func insert(_ value: Value, forKey key: String, into object: inout ObjectBuffer)
+    /// Adds `value` to `array`; it is handed over, so storing it costs no copy.
+    func append(_ value: consuming Value, to array: inout ArrayBuffer)
+    func insert(_ value: consuming Value, forKey key: String, into object: inout ObjectBuffer)
     func finish(_ array: ArrayBuffer) -> Value
     func finish(_ object: ObjectBuffer) -> Value
 }
@@ -74,18 +75,18 @@ extension JSONTapeReader {
                 value = builder.scalar(entry, in: self)
                 entry += 1
             }
-            // Hand the value to its container; a container that is now full is a value too.
-            while let top = frames.indices.last {
+            // Hand the value over to its container; a container that is now full is a value too.
+            while true {
+                guard let top = frames.indices.last else { return value }
                 if frames[top].isObject {
-                    builder.insert(value, forKey: keys[keys.count - 1], into: &objects[objects.count - 1])
+                    builder.insert(consume value, forKey: keys[keys.count - 1], into: &objects[objects.count - 1])
                 } else {
-                    builder.append(value, to: &arrays[arrays.count - 1])
+                    builder.append(consume value, to: &arrays[arrays.count - 1])
                 }
                 frames[top].remaining -= 1
                 if frames[top].remaining > 0 { break }
                 value = close()
             }
-            if frames.isEmpty { return value }
         }
     }
 }

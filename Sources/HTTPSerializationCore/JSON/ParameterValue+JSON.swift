@@ -42,8 +42,8 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
     }
 
     package func makeObject(capacity: Int) -> [String: ParameterValue] { Dictionary(minimumCapacity: capacity) }
-    package func append(_ value: ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
-    package func insert(_ value: ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
+    package func append(_ value: consuming ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
+    package func insert(_ value: consuming ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
     package func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
     package func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
 }

@@ -46,8 +46,8 @@ private struct JSONFoundationBuilder: JSONTapeBuilding {
     }
 
     func makeObject(capacity: Int) -> [String: Any] { Dictionary(minimumCapacity: capacity) }
-    func append(_ value: Any, to array: inout [Any]) { array.append(value) }
-    func insert(_ value: Any, forKey key: String, into object: inout [String: Any]) { object[key] = value }
+    func append(_ value: consuming Any, to array: inout [Any]) { array.append(value) }
+    func insert(_ value: consuming Any, forKey key: String, into object: inout [String: Any]) { object[key] = value }
     func finish(_ array: [Any]) -> Any { array }
     func finish(_ object: [String: Any]) -> Any { object }
 }
