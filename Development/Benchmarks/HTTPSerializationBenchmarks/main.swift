@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-tree|json-validate|json-decodable|json-encodable|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-encodable|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -32,6 +32,13 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         var serializer = JSONResponseSerializer()
         serializer.removesKeysWithNullValues = true
         for _ in 0..<10 { consume(try? serializer.responseObject(for: response, data: data)) }
+    case "json-numbers", "json-strings":
+        // The `Any` output on the §8 (doubles) or §7 (long strings) document.
+        let data = CommandLine.arguments[index + 1] == "json-numbers"
+            ? JSONShapes.numberDocument(objects: 60_000) : JSONShapes.textDocument(objects: 36_000)
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        for _ in 0..<10 { consume(try? JSONResponseSerializer().responseObject(for: response, data: data)) }
     case "json-tree", "json-validate":
         let data = JSONBenchmarks.document(objects: 56_000)
         let tree = CommandLine.arguments[index + 1] == "json-tree"
@@ -77,7 +84,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-tree, json-validate, json-decodable, json-encodable, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-encodable, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)

@@ -67,16 +67,17 @@ extension JSONTapeReader {
     }
 
     /// Exact when the digits fit 2^53 and the power of ten is within ±22 (both factors are
-    /// then exact doubles and one rounding follows); otherwise the standard library's
-    /// correctly rounded conversion.
+    /// then exact doubles and one rounding follows); up to 19 digits by the Eisel-Lemire
+    /// method; otherwise (or in its rare undecided case) the standard library's correctly
+    /// rounded conversion.
     private static func double(_ text: UnsafeBufferPointer<UInt8>, negative: Bool) -> Double {
-        var mantissa: UInt64 = 0
+        var significand: UInt64 = 0
         var digitCount = 0
         var fractionDigits = 0
         var index = negative ? 1 : 0
         var inFraction = false
         var exponent = 0
-        var exact = true
+        var fits = true
         while index < text.count {
             let byte = text[index]
             if byte == UInt8(ascii: ".") {
@@ -87,23 +88,28 @@ extension JSONTapeReader {
                 if text[index] == UInt8(ascii: "-") { sign = -1; index += 1 } else if text[index] == UInt8(ascii: "+") { index += 1 }
                 while index < text.count {
                     exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
-                    if exponent > 100_000 { exact = false; break }
+                    if exponent > 100_000 { fits = false; break }
                     index += 1
                 }
                 exponent *= sign
                 break
             } else {
-                if mantissa != 0 || byte != UInt8(ascii: "0") { digitCount += 1 }
-                if digitCount > 15 { exact = false; break }
-                mantissa = mantissa * 10 + UInt64(byte &- UInt8(ascii: "0"))
+                // Leading zeros are not significant; 19 digits always fit a UInt64.
+                if significand != 0 || byte != UInt8(ascii: "0") { digitCount += 1 }
+                if digitCount > 19 { fits = false; break }
+                significand = significand &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
                 if inFraction { fractionDigits += 1 }
             }
             index += 1
         }
-        let power = exponent - fractionDigits
-        if exact, mantissa < 1 << 53, (-22...22).contains(power) {
-            let value = power >= 0 ? Double(mantissa) * powersOfTen[power] : Double(mantissa) / powersOfTen[-power]
-            return negative ? -value : value
+        if fits {
+            let power = exponent - fractionDigits
+            if significand == 0 { return negative ? -0.0 : 0 }
+            if significand < 1 << 53, (-22...22).contains(power) {
+                let value = power >= 0 ? Double(significand) * powersOfTen[power] : Double(significand) / powersOfTen[-power]
+                return negative ? -value : value
+            }
+            if let value = nearestDouble(significand: significand, power: power) { return negative ? -value : value }
         }
         return Double(String(decoding: text, as: UTF8.self))!
     }

@@ -194,6 +194,7 @@ package struct JSONScanner: ~Copyable {
     // MARK: Strings
 
     /// Scans the string whose opening quote is at `quote`; returns the index after its closing quote.
+    @inline(__always)
     private mutating func string(at quote: Int) throws(JSONReadingError) -> Int {
         var index = quote + 1
         var flags: UInt8 = 0
