@@ -145,8 +145,9 @@ package struct JSONTapeReader {
         // Decoded text is never longer than its escaped form, and is valid UTF-8: the escapes
         // were checked (surrogates come in pairs) and the rest validated by the scanner.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
-            let decoded = UnsafeBufferPointer(rebasing: buffer[..<JSONTapeReader.unescape(raw, into: buffer)])
-            return Self.scannedString(decoded, isASCII: flags & JSONTape.hasNonASCII == 0 && !decoded.contains { $0 >= 0x80 })
+            let (count, escapedNonASCII) = JSONTapeReader.unescape(raw, into: buffer)
+            let decoded = UnsafeBufferPointer(rebasing: buffer[..<count])
+            return Self.scannedString(decoded, isASCII: flags & JSONTape.hasNonASCII == 0 && !escapedNonASCII)
         }
     }
 
@@ -160,24 +161,42 @@ package struct JSONTapeReader {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Decodes the escapes of scanned (so valid) string text; returns the bytes written.
-    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// Decodes the escapes of scanned (so valid) string text; returns the bytes written, and
+    /// whether a `\u` escape wrote a non-ASCII character.
+    ///
+    /// `output` holds at least `raw.count` bytes; decoded text is never longer than its source.
+    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, escapedNonASCII: Bool) {
+        guard let source = raw.baseAddress, let target = output.baseAddress else { return (0, false) }
+        precondition(output.count >= raw.count, "unescape needs room for the whole source")
+        let count = raw.count
         var read = 0
         var written = 0
+        var escapedNonASCII = false
         func hex4(_ at: Int) -> UInt32 {
             var value: UInt32 = 0
-            for index in at..<(at + 4) { value = value << 4 | UInt32(JSONUTF8.hexValue(raw[index])!) }
+            for index in at..<(at + 4) { value = value << 4 | UInt32(JSONUTF8.hexValue(source[index])!) }
             return value
         }
-        while read < raw.count {
-            let byte = raw[read]
+        while read < count {
+            // Runs without a backslash move eight bytes at a time (`written` never passes
+            // `read`, so each store stays inside `output`).
+            while read &+ 8 <= count {
+                let word = UnsafeRawPointer(source + read).loadUnaligned(as: UInt64.self)
+                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                if (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080 != 0 { break }
+                UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
+                read &+= 8
+                written &+= 8
+            }
+            guard read < count else { break }
+            let byte = source[read]
             guard byte == UInt8(ascii: "\\") else {
-                output[written] = byte
+                target[written] = byte
                 written += 1
                 read += 1
                 continue
             }
-            let escaped = raw[read + 1]
+            let escaped = source[read + 1]
             read += 2
             let simple: UInt8
             switch escaped {
@@ -193,13 +212,14 @@ package struct JSONTapeReader {
                     scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + 2) & 0x3FF))
                     read += 6
                 }
-                UTF8.encode(Unicode.Scalar(scalar)!, into: { output[written] = $0; written += 1 })
+                if scalar >= 0x80 { escapedNonASCII = true }
+                UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
                 continue
             default: simple = escaped  // " \ /
             }
-            output[written] = simple
+            target[written] = simple
             written += 1
         }
-        return written
+        return (written, escapedNonASCII)
     }
 }
