@@ -48,7 +48,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         for _ in 0..<10 { consume(try? JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
     case "json-encodable":
         let records = try JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
-        for _ in 0..<5 { consume(try? JSONBodyEncoder().encode(records)) }
+        for _ in 0..<20 { consume(try? JSONBodyEncoder().encode(records)) }
     case "multipart":
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-profile-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

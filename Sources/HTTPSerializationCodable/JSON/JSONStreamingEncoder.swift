@@ -106,7 +106,9 @@ final class JSONStreamingEncoder {
         let hash = JSONStreamingEncoder.hash(key)
         // A key written twice replaces the first, as in JSONEncoder: only the tree can do that.
         if frames[index].count < Self.scannedKeys {
-            if keyHashes[frames[index].firstKeyHash...].contains(hash) { return switchToTree() }
+            let first = frames[index].firstKeyHash
+            // Through a buffer: a slice of the array would retain its storage on every key.
+            if keyHashes.withUnsafeBufferPointer({ $0[first...].contains(hash) }) { return switchToTree() }
         } else {
             if frames[index].keySet == nil { frames[index].keySet = Set(keyHashes[frames[index].firstKeyHash...]) }
             if frames[index].keySet?.insert(hash).inserted == false { return switchToTree() }

@@ -226,19 +226,26 @@ package struct JSONWriter {
     /// told not to) and control characters; everything else as its UTF-8 bytes.
     @inlinable package mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var runStart = 0
-            var index = 0
-            while let found = nextEscape(in: bytes, from: index) {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<found]))
-                writeEscape(bytes[found])
-                index = found + 1
-                runStart = index
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        // A native string lends its bytes without a copy (or a retain); any other is made
+        // contiguous first.
+        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var string = string
+            string.withUTF8 { appendEscaped($0) }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` with the characters JSON requires escaped written as escapes.
+    @inlinable mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var index = 0
+        while let found = nextEscape(in: bytes, from: index) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<found]))
+            writeEscape(bytes[found])
+            index = found + 1
+            runStart = index
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     @inlinable func needsEscape(_ byte: UInt8) -> Bool {
