@@ -100,7 +100,7 @@ public struct JSONBodyEncoder: Sendable {
         // Text is written as `encode(to:)` runs; a model that writes out of order turns it into
         // a tree midway. Sorted keys need every key first, so they take the tree from the start.
         if !outputFormatting.contains(.sortedKeys) {
-            return Data(try JSONStreamingEncoder(options: self).encode(value))
+            return try JSONStreamingEncoder(options: self).encode(value)
         }
         let tree = try ParameterValue(encoding: value, maximumDepth: maximumDepth, json: self)
         return try tree.jsonData(options: outputFormatting.union(.fragmentsAllowed), maximumDepth: maximumDepth)

@@ -76,7 +76,7 @@ private struct JSONStreamingKeyedContainer<Key: CodingKey>: KeyedEncodingContain
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         guard try begin(key) else { var tree = tree; return try tree.encode(value, forKey: key) }
-        try encoder.with(key) { try encoder.encodeValue(value) }
+        try encoder.encodeValue(value, at: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -167,7 +167,7 @@ private struct JSONStreamingUnkeyedContainer: UnkeyedEncodingContainer {
         if T.self == Bool.self { return try encode(unsafeBitCast(value, to: Bool.self)) }
         let key = indexKey
         guard try begin() else { var tree = tree; return try tree.encode(value) }
-        try encoder.with(key) { try encoder.encodeValue(value) }
+        try encoder.encodeValue(value, at: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

@@ -60,7 +60,7 @@ final class JSONStreamingEncoder {
     }
 
     /// The JSON text of `value`.
-    func encode(_ value: some Encodable) throws -> [UInt8] {
+    func encode(_ value: some Encodable) throws -> Data {
         pending = true
         try encodeValue(value)
         if pending, streams {
@@ -70,10 +70,10 @@ final class JSONStreamingEncoder {
         if let deferredError { throw deferredError }
         if let tree {
             guard let result = tree.finish() else { throw Self.nothingEncoded(value) }
-            return Array(try result.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth))
+            return try result.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth)
         }
         while !frames.isEmpty { close() }
-        return writer.output
+        return writer.output.takeData()
     }
 
     private static func nothingEncoded(_ value: some Encodable) -> RequestSerializationError {
@@ -155,7 +155,7 @@ final class JSONStreamingEncoder {
 
     private func dropSlot() {
         let last = frames.count - 1
-        writer.output.removeSubrange(slotStart...)
+        writer.output.truncate(to: slotStart)
         pending = false
         frames[last].count -= 1
         if frames[last].isObject {
@@ -239,7 +239,7 @@ final class JSONStreamingEncoder {
     func switchToTree() -> Bool {
         guard streams else { return false }
         if pending, slotIsDead { dropSlot() }
-        var text = writer.output
+        var text = writer.output.bytes
         let placeholder = pending
         if placeholder { text.append(contentsOf: "null".utf8) }
         for frame in frames.reversed() { text.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) }
@@ -459,7 +459,7 @@ final class JSONStreamingEncoder {
         else { return }
         frames.removeSubrange(mark.frames...)
         keyHashes.removeSubrange(mark.keys...)
-        writer.output.removeSubrange(mark.output...)
+        writer.output.truncate(to: mark.output)
         valueCount = mark.number - 1
         slotStart = mark.slotStart
         slotContainer = mark.slotContainer
@@ -473,6 +473,14 @@ final class JSONStreamingEncoder {
         case .convertToSnakeCase: return JSONKeyConversion.snakeCase(fromCamelCase: key.stringValue)
         case .custom(let convert): return convert(codingPath + [key]).stringValue
         }
+    }
+
+    /// ``encodeValue(_:)`` with `key` on the coding path; no closure, so the value is
+    /// borrowed rather than captured (a copy, retaining everything in it).
+    func encodeValue<T: Encodable>(_ value: T, at key: some CodingKey) throws {
+        codingPath.append(key)
+        defer { codingPath.removeLast() }
+        try encodeValue(value)
     }
 
     /// Runs `body` with `key` on the coding path.

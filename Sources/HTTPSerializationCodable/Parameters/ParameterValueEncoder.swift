@@ -406,7 +406,7 @@ extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Va
                 try tree.nested(tree.node.child(forKey: key), key: codingKey).encodeValue(value)
                 continue
             }
-            try encoder.with(codingKey) { try encoder.encodeValue(value) }
+            try encoder.encodeValue(value, at: codingKey)
         }
     }
 }

@@ -45,14 +45,15 @@ extension ParameterValue {
         try checkDepth(limit: maximumDepth)
         var writer = JSONWriter(options: options)
         try writer.write(self)
-        return Data(writer.output)
+        return writer.output.takeData()
     }
 }
 
 /// Writes a parameter tree as JSON with an explicit stack of open containers.
 @usableFromInline
 package struct JSONWriter {
-    @usableFromInline package var output: [UInt8] = []
+    /// The text written so far.
+    @usableFromInline package let output = ByteOutput()
     @usableFromInline let pretty: Bool
     @usableFromInline let sortsKeys: Bool
     @usableFromInline let escapesSlashes: Bool
@@ -61,7 +62,6 @@ package struct JSONWriter {
         pretty = options.contains(.prettyPrinted)
         sortsKeys = options.contains(.sortedKeys)
         escapesSlashes = !options.contains(.withoutEscapingSlashes)
-        output.reserveCapacity(256)
     }
 
     /// An open array or object and the position of its next value.
@@ -155,7 +155,7 @@ package struct JSONWriter {
 
     @inlinable package mutating func key(_ key: String) {
         writeString(key)
-        output.append(contentsOf: pretty ? " : ".utf8 : ":".utf8)
+        if pretty { output.append(" : ") } else { output.append(UInt8(ascii: ":")) }
     }
 
     /// Closes a container whose parent is at nesting `level`.
@@ -171,11 +171,11 @@ package struct JSONWriter {
     @inlinable package mutating func writeNumberText(_ text: String) {
         var text = text
         if text.hasSuffix(".0") { text.removeLast(2) }
-        output.append(contentsOf: text.utf8)
+        output.append(utf8Of: text)
     }
 
     @usableFromInline mutating func indent(_ level: Int) {
-        output.append(contentsOf: repeatElement(0x20, count: 2 * level))
+        output.append(repeating: 0x20, count: 2 * level)
     }
 
     /// A string, number, boolean or null; `path` names the value for an error.
@@ -193,11 +193,11 @@ package struct JSONWriter {
             writeNumberText(double.description)
         case .decimal(let decimal):
             guard !decimal.isNaN else { throw refusal("NaN is not a JSON number") }
-            output.append(contentsOf: decimal.description.utf8)
+            output.append(utf8Of: decimal.description)
         case .bool(let flag):
-            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+            if flag { output.append("true") } else { output.append("false") }
         case .null:
-            output.append(contentsOf: "null".utf8)
+            output.append("null")
         case .data:
             throw refusal("binary data has no JSON form; encode it as a string first")
         case .date:
@@ -217,7 +217,7 @@ package struct JSONWriter {
             output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        output[start...].reverse()
+        output.reverse(from: start)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -289,7 +289,7 @@ package struct JSONWriter {
         case 0x09: output.append(UInt8(ascii: "t"))
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
         default:
-            output.append(contentsOf: "u00".utf8)
+            output.append("u00")
             output.append(Self.hexDigits[Int(byte >> 4)])
             output.append(Self.hexDigits[Int(byte & 0xF)])
         }

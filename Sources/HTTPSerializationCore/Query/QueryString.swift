@@ -64,7 +64,7 @@ private struct PairCollector: QueryPairSink {
 /// Writes escaped pairs joined by `&` straight into one byte buffer.
 struct QueryStringWriter: QueryPairSink {
     let style: QueryStringStyle
-    private let output = ByteBuffer()
+    private let output = ByteOutput()
     /// Pairs written so far: a pair can be empty (a bare key with no name), so the output
     /// length cannot tell whether a separator is due.
     private var pairs = 0

@@ -1,0 +1,148 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+
+/// A growable byte buffer for the package's writers (query strings, JSON text).
+///
+/// Unlike `[UInt8]` it can write into its spare capacity (the branchless escaper stores 4
+/// bytes per input byte and keeps 1 to 3 of them), an append checks nothing but capacity (an
+/// array checks that its storage is unshared every time), and its memory can become the
+/// result's `Data` without a copy. Growth uses `realloc`, which moves large buffers by
+/// remapping pages instead of copying them.
+///
+/// Used only within one call, never shared, so it is a plain non-`Sendable` class.
+@usableFromInline
+package final class ByteOutput {
+    // One writer uses a buffer at a time, so the runtime's exclusivity check on every
+    // access (which would cost more than the append it guards) is skipped.
+    @exclusivity(unchecked) @usableFromInline package private(set) var base: UnsafeMutablePointer<UInt8>
+    /// Bytes written so far, from `base`.
+    @exclusivity(unchecked) @usableFromInline package var count = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+
+    package init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = Self.allocate(self.capacity)
+    }
+
+    deinit {
+        free(base)
+    }
+
+    private static func allocate(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory = malloc(bytes) else { fatalError("out of memory allocating \(bytes) bytes") }
+        return memory.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Makes room for `extra` more bytes past `count`.
+    @inlinable @inline(__always)
+    package func reserve(_ extra: Int) {
+        if count &+ extra > capacity { grow(to: count + extra) }
+    }
+
+    @usableFromInline func grow(to needed: Int) {
+        var newCapacity = capacity
+        while newCapacity < needed { newCapacity *= 2 }
+        guard let memory = realloc(base, newCapacity) else { fatalError("out of memory growing to \(newCapacity) bytes") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    package func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inlinable @inline(__always)
+    package func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    /// Appends a literal's UTF-8 (`"null"`, `": "`).
+    @inlinable @inline(__always)
+    package func append(_ literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8, borrowed from a native string without a copy.
+    @inlinable
+    package func append(utf8Of text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            var text = text
+            text.withUTF8 { append(contentsOf: $0) }
+        }
+    }
+
+    package func append(repeating byte: UInt8, count repeats: Int) {
+        guard repeats > 0 else { return }
+        reserve(repeats)
+        (base + count).initialize(repeating: byte, count: repeats)
+        count += repeats
+    }
+
+    /// Reverses the bytes from `start` to the end (digits written lowest first).
+    @inlinable
+    package func reverse(from start: Int) {
+        var digits = UnsafeMutableBufferPointer(start: base + start, count: count - start)
+        digits.reverse()
+    }
+
+    /// Appends the AF-escaped form of `bytes`; room for the worst case (every byte
+    /// escaped) spares the counting pass.
+    func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(3 &* bytes.count &+ PercentEscaping.writeSlack)
+        count += PercentEscaping.write(bytes, to: base + count)
+    }
+
+    func appendEscaped(_ string: String) {
+        var string = string
+        string.withUTF8 { appendEscaped($0) }
+    }
+
+    /// Drops bytes past `newCount`.
+    package func truncate(to newCount: Int) {
+        count = min(count, newCount)
+    }
+
+    /// A copy of the bytes written.
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func makeString() -> String {
+        String(unsafeUninitializedCapacity: count) { target in
+            if count > 0 { target.baseAddress!.update(from: base, count: count) }
+            return count
+        }
+    }
+
+    /// The bytes as `Data`, leaving the buffer empty. A large buffer hands its memory over
+    /// (trimmed to size) instead of being copied; a small one is copied, which is cheaper
+    /// than `Data`'s bookkeeping for memory it does not own.
+    package func takeData() -> Data {
+        guard count > 4096 else {
+            defer { count = 0 }
+            return Data(bytes: base, count: count)
+        }
+        let memory = realloc(base, count) ?? UnsafeMutableRawPointer(base)
+        let data = Data(bytesNoCopy: memory, count: count, deallocator: .free)
+        capacity = 16
+        base = Self.allocate(capacity)
+        count = 0
+        return data
+    }
+}
