@@ -24,20 +24,35 @@ import ucrt
 /// Used only within one call, never shared, so it is a plain non-`Sendable` class.
 @usableFromInline
 package final class ByteOutput {
-    // One writer uses a buffer at a time, so the runtime's exclusivity check on every
-    // access (which would cost more than the append it guards) is skipped.
-    @exclusivity(unchecked) @usableFromInline package private(set) var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline struct State {
+        @usableFromInline var base: UnsafeMutablePointer<UInt8>
+        @usableFromInline var count: Int
+        @usableFromInline var capacity: Int
+    }
+
+    /// Behind a pointer rather than in stored `var`s: every use of a class's stored property
+    /// from another module is checked for exclusive access at run time (`@exclusivity(unchecked)`
+    /// does not reach across modules), which costs more than the append it guards. One writer
+    /// uses a buffer at a time, so there is nothing to check.
+    @usableFromInline let state: UnsafeMutablePointer<State>
+
+    /// The first byte written.
+    @inlinable package var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
     /// Bytes written so far, from `base`.
-    @exclusivity(unchecked) @usableFromInline package var count = 0
-    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @inlinable package var count: Int {
+        get { state.pointee.count }
+        set { state.pointee.count = newValue }
+    }
 
     package init(capacity: Int = 256) {
-        self.capacity = max(capacity, 16)
-        base = Self.allocate(self.capacity)
+        let capacity = max(capacity, 16)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(base: Self.allocate(capacity), count: 0, capacity: capacity))
     }
 
     deinit {
-        free(base)
+        free(state.pointee.base)
+        state.deallocate()
     }
 
     private static func allocate(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
@@ -48,15 +63,15 @@ package final class ByteOutput {
     /// Makes room for `extra` more bytes past `count`.
     @inlinable @inline(__always)
     package func reserve(_ extra: Int) {
-        if count &+ extra > capacity { grow(to: count + extra) }
+        if count &+ extra > state.pointee.capacity { grow(to: count + extra) }
     }
 
     @usableFromInline func grow(to needed: Int) {
-        var newCapacity = capacity
+        var newCapacity = state.pointee.capacity
         while newCapacity < needed { newCapacity *= 2 }
         guard let memory = realloc(base, newCapacity) else { fatalError("out of memory growing to \(newCapacity) bytes") }
-        base = memory.assumingMemoryBound(to: UInt8.self)
-        capacity = newCapacity
+        state.pointee.base = memory.assumingMemoryBound(to: UInt8.self)
+        state.pointee.capacity = newCapacity
     }
 
     @inlinable @inline(__always)
@@ -140,9 +155,7 @@ package final class ByteOutput {
         }
         let memory = realloc(base, count) ?? UnsafeMutableRawPointer(base)
         let data = Data(bytesNoCopy: memory, count: count, deallocator: .free)
-        capacity = 16
-        base = Self.allocate(capacity)
-        count = 0
+        state.pointee = State(base: Self.allocate(16), count: 0, capacity: 16)
         return data
     }
 }
