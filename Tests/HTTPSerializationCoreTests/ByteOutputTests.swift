@@ -33,6 +33,22 @@ struct ByteOutputTests {
         #expect(output.bytes == Array(expected.prefix(10)))
     }
 
+    @Test("runs of every length from 0 to 40 bytes are copied exactly, whatever precedes them")
+    func runsOfEveryLength() {
+        let output = ByteOutput(capacity: 16)
+        var expected: [UInt8] = []
+        for length in 0...40 {
+            for offset in 0..<3 {
+                let run = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ length &+ offset) }
+                run.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+                expected += run
+                output.append(UInt8(offset))
+                expected.append(UInt8(offset))
+            }
+        }
+        #expect(output.bytes == expected)
+    }
+
     @Test("takeData hands over a small and a large buffer intact and leaves it empty for reuse", arguments: [100, 4_096, 4_097, 3_000_000])
     func takeDataLeavesBufferEmpty(size: Int) {
         let output = ByteOutput()

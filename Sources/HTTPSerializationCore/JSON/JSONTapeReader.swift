@@ -124,16 +124,27 @@ package struct JSONTapeReader {
         return true
     }
 
-    /// A hash of a key's bytes (its length, first and last eight bytes) for duplicate checks.
+    /// A hash of a key's bytes for duplicate checks: its length, and its first and last eight
+    /// bytes (which, for a key of up to sixteen bytes, are all of them). Short keys, the usual
+    /// ones, are read in at most two loads, never byte by byte.
     @inlinable package static func keyHash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var hash = UInt64(text.count) &* multiplier
-        if text.count >= 8, let base = text.baseAddress {
-            hash = (hash ^ UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) &* multiplier
-            hash = (hash ^ UnsafeRawPointer(base + text.count - 8).loadUnaligned(as: UInt64.self)) &* multiplier
+        guard let base = text.baseAddress, text.count > 0 else { return hash ^ hash >> 29 }
+        let raw = UnsafeRawPointer(base)
+        let count = text.count
+        let word: UInt64
+        if count >= 8 {
+            hash = (hash ^ raw.loadUnaligned(as: UInt64.self)) &* multiplier
+            word = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            // Two four-byte loads that overlap in the middle cover every byte.
+            word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)) << 32
         } else {
-            for byte in text { hash = (hash ^ UInt64(byte)) &* multiplier }
+            // One to three bytes: the first, the middle and the last are all of them.
+            word = UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16
         }
+        hash = (hash ^ word) &* multiplier
         return hash ^ hash >> 29
     }
 

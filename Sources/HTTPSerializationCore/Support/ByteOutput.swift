@@ -84,9 +84,30 @@ package final class ByteOutput {
     @inlinable @inline(__always)
     package func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count &+= bytes.count
+        let length = bytes.count
+        reserve(length)
+        let target = base + count
+        // Most runs are short (a key, a word): two overlapping loads and stores that cover
+        // them exactly are cheaper than a call to `memmove`.
+        if length <= 16 {
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+            if length >= 8 {
+                let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                to.storeBytes(of: head, as: UInt64.self)
+                to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+            } else if length >= 4 {
+                let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                to.storeBytes(of: head, as: UInt32.self)
+                to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+            } else if length > 0 {
+                target[0] = source[0]
+                target[length / 2] = source[length / 2]
+                target[length - 1] = source[length - 1]
+            }
+        } else {
+            target.update(from: source, count: length)
+        }
+        count &+= length
     }
 
     /// Appends a literal's UTF-8 (`"null"`, `": "`).
