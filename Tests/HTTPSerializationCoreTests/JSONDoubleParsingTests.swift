@@ -8,18 +8,6 @@ import Testing
 
 @Suite("JSON numbers: doubles of up to 19 digits rounded as the standard library rounds them")
 struct JSONDoubleParsingTests {
-    /// A small seeded generator, so every run checks the same cases.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Our conversion of `significand`e`power`, or nil where it defers to the standard library.
     static func converted(_ significand: UInt64, _ power: Int) -> (ours: Double?, expected: Double) {
         (JSONTapeReader.nearestDouble(significand: significand, power: power), Double("\(significand)e\(power)")!)
@@ -27,7 +15,7 @@ struct JSONDoubleParsingTests {
 
     @Test("300,000 random significands of 1 to 19 digits at every power of ten convert exactly")
     func randomSignificands() {
-        var generator = Generator(state: 24)
+        var generator = SplitMix(state: 24)
         var deferred = 0
         var mismatches: [String] = []
         for _ in 0..<300_000 {
@@ -47,7 +35,7 @@ struct JSONDoubleParsingTests {
 
     @Test("values exactly halfway between two doubles round to the even one", arguments: 0...23)
     func halfwayValuesRoundToEven(power: Int) {
-        var generator = Generator(state: UInt64(power) + 100)
+        var generator = SplitMix(state: UInt64(power) + 100)
         let fivePower = (0..<power).reduce(UInt64(1)) { value, _ in value * 5 }
         var checked = 0
         for _ in 0..<2_000 {
