@@ -31,21 +31,49 @@ extension ParameterValue {
 }
 
 private struct ParameterValueBuilder: JSONTapeBuilding {
+    /// A container's values and the height they give it, kept as they arrive so the
+    /// container's cell need not walk them again.
+    struct Values<Buffer> {
+        var buffer: Buffer
+        var height = 1
+
+        @inline(__always)
+        mutating func note(_ value: ParameterValue) {
+            if value.isContainer { height = max(height, value.storageHeight + 1) }
+        }
+    }
+
     package var removesNulls: Bool { false }
 
     package func scalar(_ entry: Int, in tape: JSONTapeReader) -> ParameterValue { tape.parameterValue(entry) }
 
-    package func makeArray(capacity: Int) -> [ParameterValue] {
+    package func makeArray(capacity: Int) -> Values<[ParameterValue]> {
         var array: [ParameterValue] = []
         array.reserveCapacity(capacity)
-        return array
+        return Values(buffer: array)
     }
 
-    package func makeObject(capacity: Int) -> [String: ParameterValue] { Dictionary(minimumCapacity: capacity) }
-    package func append(_ value: consuming ParameterValue, to array: inout [ParameterValue]) { array.append(value) }
-    package func insert(_ value: consuming ParameterValue, forKey key: String, into object: inout [String: ParameterValue]) { object[key] = value }
-    package func finish(_ array: [ParameterValue]) -> ParameterValue { .array(ParameterArray(array)) }
-    package func finish(_ object: [String: ParameterValue]) -> ParameterValue { .dictionary(ParameterDictionary(object)) }
+    package func makeObject(capacity: Int) -> Values<[String: ParameterValue]> { Values(buffer: Dictionary(minimumCapacity: capacity)) }
+
+    package func append(_ value: consuming ParameterValue, to array: inout Values<[ParameterValue]>) {
+        array.note(value)
+        array.buffer.append(value)
+    }
+
+    package func insert(_ value: consuming ParameterValue, forKey key: String, into object: inout Values<[String: ParameterValue]>) {
+        object.note(value)
+        object.buffer[key] = value
+    }
+
+    package func finish(_ array: Values<[ParameterValue]>) -> ParameterValue {
+        .array(ParameterArray(array.buffer, height: array.height))
+    }
+
+    package func finish(_ object: Values<[String: ParameterValue]>) -> ParameterValue {
+        // A repeated key replaced an earlier value, so the height may be above the values'; an
+        // upper bound is all the cell needs.
+        .dictionary(ParameterDictionary(object.buffer, height: object.height))
+    }
 }
 
 extension JSONTapeReader {

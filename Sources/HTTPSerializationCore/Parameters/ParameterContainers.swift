@@ -33,6 +33,12 @@ public struct ParameterArray: RandomAccessCollection, MutableCollection, RangeRe
         storage = ParameterArrayStorage(elements)
     }
 
+    /// A list of values whose tallest container the caller already knows (a reader that
+    /// built them), so they are not walked again; `height` is 1 plus the tallest value's.
+    init(_ elements: [ParameterValue], height: Int) {
+        storage = ParameterArrayStorage(elements, height: height)
+    }
+
     /// A list of the literal's values, in order.
     public init(arrayLiteral elements: ParameterValue...) {
         storage = ParameterArrayStorage(elements)
@@ -172,6 +178,11 @@ public struct ParameterDictionary: Collection, Sendable, ExpressibleByDictionary
     /// A dictionary holding the given entries.
     public init(_ entries: [String: ParameterValue]) {
         storage = ParameterDictionaryStorage(entries)
+    }
+
+    /// Entries whose tallest container the caller already knows, as for ``ParameterArray``.
+    init(_ entries: [String: ParameterValue], height: Int) {
+        storage = ParameterDictionaryStorage(entries, height: height)
     }
 
     /// Later duplicates of a key replace earlier ones, as in a Foundation dictionary.

@@ -44,9 +44,9 @@ class ParameterStorage: @unchecked Sendable {
 final class ParameterArrayStorage: ParameterStorage, @unchecked Sendable {
     var elements: [ParameterValue]
 
-    init(_ elements: [ParameterValue]) {
+    init(_ elements: [ParameterValue], height: Int? = nil) {
         self.elements = elements
-        super.init(height: ParameterStorage.height(of: elements))
+        super.init(height: height ?? ParameterStorage.height(of: elements))
     }
 
     override func moveChildren(into stack: inout [ParameterValue]) {
@@ -76,9 +76,9 @@ final class ParameterSetStorage: ParameterStorage, @unchecked Sendable {
 final class ParameterDictionaryStorage: ParameterStorage, @unchecked Sendable {
     var entries: [String: ParameterValue]
 
-    init(_ entries: [String: ParameterValue]) {
+    init(_ entries: [String: ParameterValue], height: Int? = nil) {
         self.entries = entries
-        super.init(height: ParameterStorage.height(of: entries.values))
+        super.init(height: height ?? ParameterStorage.height(of: entries.values))
     }
 
     override func moveChildren(into stack: inout [ParameterValue]) {
