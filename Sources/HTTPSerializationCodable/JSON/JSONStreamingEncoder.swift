@@ -216,8 +216,7 @@ final class JSONStreamingEncoder {
     var currentValue: Int { runningValues.last ?? 1 }
 
     private static func hash(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { JSONTapeReader.keyHash($0) }
+        key.withBorrowedUTF8 { JSONTapeReader.keyHash($0) }
     }
 
     /// Keeps the first error that could not be thrown where it happened, for ``encode(_:)``.

@@ -226,12 +226,7 @@ package struct JSONWriter {
     /// told not to) and control characters; everything else as its UTF-8 bytes.
     @inlinable package mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        // A native string lends its bytes without a copy (or a retain); any other is made
-        // contiguous first.
-        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
-            var string = string
-            string.withUTF8 { appendEscaped($0) }
-        }
+        string.withBorrowedUTF8 { appendEscaped($0) }
         output.append(UInt8(ascii: "\""))
     }
 

@@ -39,7 +39,7 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
 
         @inline(__always)
         mutating func note(_ value: ParameterValue) {
-            if value.isContainer { height = max(height, value.storageHeight + 1) }
+            height = ParameterStorage.height(height, holding: value)
         }
     }
 

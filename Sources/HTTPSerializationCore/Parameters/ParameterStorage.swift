@@ -22,18 +22,21 @@ class ParameterStorage: @unchecked Sendable {
     /// level, a few tens of kilobytes in all, safe on any thread.
     static var recursiveFreeLimit: Int { 64 }
 
+    /// `height` raised, if need be, to cover `value` held one level down.
+    @inline(__always)
+    static func height(_ height: Int, holding value: ParameterValue) -> Int {
+        max(height, value.storageHeight + 1)
+    }
+
     /// Raises ``height`` to cover `value`, which was just stored in this container.
     @inline(__always)
     final func raiseHeight(for value: ParameterValue) {
-        let needed = value.storageHeight + 1
-        if needed > height { height = needed }
+        height = Self.height(height, holding: value)
     }
 
     /// 1 plus the tallest of `values` (1 when none is a container).
     static func height(of values: some Sequence<ParameterValue>) -> Int {
-        var tallest = 0
-        for value in values where value.isContainer { tallest = max(tallest, value.storageHeight) }
-        return tallest + 1
+        values.reduce(1) { height($0, holding: $1) }
     }
 
     /// Appends this container's containers to `stack` and empties it (scalars free without

@@ -119,10 +119,7 @@ package final class ByteOutput {
     /// Appends a string's UTF-8, borrowed from a native string without a copy.
     @inlinable
     package func append(utf8Of text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
-            var text = text
-            text.withUTF8 { append(contentsOf: $0) }
-        }
+        text.withBorrowedUTF8 { append(contentsOf: $0) }
     }
 
     package func append(repeating byte: UInt8, count repeats: Int) {
@@ -147,8 +144,7 @@ package final class ByteOutput {
     }
 
     func appendEscaped(_ string: String) {
-        var string = string
-        string.withUTF8 { appendEscaped($0) }
+        string.withBorrowedUTF8 { appendEscaped($0) }
     }
 
     /// Drops bytes past `newCount`.
