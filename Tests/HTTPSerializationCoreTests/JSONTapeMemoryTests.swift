@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+@testable import HTTPSerializationCore
+
+@Suite("JSON tape memory: tapes of any size, mapped or allocated, keep every word")
+struct JSONTapeMemoryTests {
+    /// Appends `pairs` numbered pairs, from a first capacity of `capacity` words.
+    static func filled(capacity: Int, pairs: Int) -> JSONTapeWords {
+        var words = JSONTapeWords(capacity: capacity)
+        for index in 0..<pairs { words.append(UInt64(index), ~UInt64(index)) }
+        return words
+    }
+
+    static func check(_ words: UnsafeBufferPointer<UInt64>, pairs: Int) {
+        #expect(words.count == 2 * pairs)
+        var wrong = 0
+        for index in 0..<pairs where words[2 * index] != UInt64(index) || words[2 * index + 1] != ~UInt64(index) { wrong += 1 }
+        #expect(wrong == 0)
+    }
+
+    @Test("a tape that grows from a few words past several megabytes keeps every word", arguments: [2, 600_000])
+    func growingTapeKeepsItsWords(capacity: Int) {
+        // 1.5 million pairs is 24 MB: from 2 words it crosses from allocated to mapped memory,
+        // from 600,000 it starts mapped and is moved to a larger mapping.
+        let pairs = 1_500_000
+        let words = Self.filled(capacity: capacity, pairs: pairs)
+        words.withReader(text: UnsafeRawBufferPointer(start: nil, count: 0)) { Self.check($0.words, pairs: pairs) }
+    }
+
+    @Test("a tape handed to storage, and storage copied from a reader, keep every word", arguments: [100, 600_000])
+    func storageKeepsTheWords(pairs: Int) {
+        let text = Array("[]".utf8)
+        let storage = text.withUnsafeBytes { JSONTapeStorage(copying: $0, words: Self.filled(capacity: 64, pairs: pairs)) }
+        Self.check(storage.words, pairs: pairs)
+        let reader = JSONTapeReader(base: storage.bytes.baseAddress!, byteCount: storage.bytes.count, words: storage.words)
+        let copy = JSONTapeStorage(copying: reader)
+        Self.check(copy.words, pairs: pairs)
+        #expect(Array(copy.bytes) == text)
+    }
+
+    @Test("a document of megabytes parses to the same values as one of a few bytes")
+    func largeDocumentParses() throws {
+        let count = 400_000
+        let json = "[" + (0..<count).map { #"{"n":\#($0),"s":"v\#($0)"}"# }.joined(separator: ",") + "]"
+        #expect(json.utf8.count > 4 << 20)
+        guard case .array(let values) = try ParameterValue(json: Data(json.utf8)) else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(values.count == count)
+        var wrong = 0
+        for (index, value) in values.enumerated() where value != ["n": .int(index), "s": .string("v\(index)")] { wrong += 1 }
+        #expect(wrong == 0)
+        let tape = try JSONTape.parse(Data(json.utf8), maximumDepth: 8)
+        #expect(tape.reader.length(0) == count)
+    }
+}
