@@ -228,7 +228,7 @@ package struct JSONScanner: ~Copyable {
                 index += 1
             } else {
                 flags |= JSONTape.hasNonASCII
-                index = try JSONUTF8.validateSequence(base, at: index, end: end)
+                index = try JSONUTF8.validateRun(base, from: index, end: end)
             }
         }
     }
