@@ -244,11 +244,10 @@ package struct JSONScanner: ~Copyable {
         guard backslash + 1 < end else {
             throw JSONReadingError(.unexpectedEnd(expected: "an escape"), offset: backslash + 1)
         }
-        switch base[backslash + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return backslash + 2
-        case UInt8(ascii: "u"):
+        switch JSONUTF8.escapes[Int(base[backslash + 1])] {
+        case 0:
+            throw JSONReadingError(.invalidEscape, offset: backslash)
+        case 1:
             let unit = try hex4(at: backslash + 2)
             switch unit {
             case 0xD800...0xDBFF:
@@ -264,7 +263,7 @@ package struct JSONScanner: ~Copyable {
                 return backslash + 6
             }
         default:
-            throw JSONReadingError(.invalidEscape, offset: backslash)
+            return backslash + 2
         }
     }
 

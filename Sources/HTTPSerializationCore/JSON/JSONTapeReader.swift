@@ -189,13 +189,22 @@ package struct JSONTapeReader {
             return value
         }
         while read < count {
-            // Runs without a backslash move eight bytes at a time (`written` never passes
-            // `read`, so each store stays inside `output`).
+            // Runs without a backslash move eight bytes at a time, and the word with the next
+            // one moves its bytes before it (`written` never passes `read`, so each store
+            // stays inside `output`).
             while read &+ 8 <= count {
                 let word = UnsafeRawPointer(source + read).loadUnaligned(as: UInt64.self)
-                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                if (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080 != 0 { break }
+                let backslashes = word.littleEndian ^ 0x5C5C_5C5C_5C5C_5C5C
+                let found = (backslashes &- 0x0101_0101_0101_0101) & ~backslashes & 0x8080_8080_8080_8080
                 UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
+                if found != 0 {
+                    // The lowest flagged byte is a backslash (a borrow only runs upwards): keep
+                    // the bytes before it, and decode the escape next.
+                    let before = found.trailingZeroBitCount >> 3
+                    read &+= before
+                    written &+= before
+                    break
+                }
                 read &+= 8
                 written &+= 8
             }
@@ -207,29 +216,21 @@ package struct JSONTapeReader {
                 read += 1
                 continue
             }
-            let escaped = source[read + 1]
+            let simple = JSONUTF8.escapes[Int(source[read + 1])]
             read += 2
-            let simple: UInt8
-            switch escaped {
-            case UInt8(ascii: "b"): simple = 0x08
-            case UInt8(ascii: "f"): simple = 0x0C
-            case UInt8(ascii: "n"): simple = 0x0A
-            case UInt8(ascii: "r"): simple = 0x0D
-            case UInt8(ascii: "t"): simple = 0x09
-            case UInt8(ascii: "u"):
-                var scalar = hex4(read)
-                read += 4
-                if scalar & 0xFC00 == 0xD800 {
-                    scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + 2) & 0x3FF))
-                    read += 6
-                }
-                if scalar >= 0x80 { escapedNonASCII = true }
-                UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
+            if simple > 1 {
+                target[written] = simple
+                written += 1
                 continue
-            default: simple = escaped  // " \ /
             }
-            target[written] = simple
-            written += 1
+            var scalar = hex4(read)
+            read += 4
+            if scalar & 0xFC00 == 0xD800 {
+                scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + 2) & 0x3FF))
+                read += 6
+            }
+            if scalar >= 0x80 { escapedNonASCII = true }
+            UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
         }
         return (written, escapedNonASCII)
     }

@@ -108,6 +108,22 @@ package enum JSONUTF8 {
         return stride(from: UInt64(0), through: S.special, by: 6).reduce(0) { row, state in row | next(state) << state }
     }
 
+    /// For the byte after a backslash: what a simple escape stands for (always 2 or more),
+    /// 1 for `u`, 0 for a byte that starts no escape. One load instead of a branch per kind,
+    /// which text with many escapes would mispredict.
+    package static let escapes: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return UInt8(byte)
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        case UInt8(ascii: "u"): return 1
+        default: return 0
+        }
+    }
+
     @inline(__always)
     package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
