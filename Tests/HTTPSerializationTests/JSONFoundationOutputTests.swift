@@ -62,6 +62,20 @@ struct JSONFoundationOutputTests {
         }
     }
 
+    @Test("small integers that repeat share one number, and every cast of them answers as JSONSerialization's do")
+    func repeatedSmallIntegersShareANumber() throws {
+        // Foundation on Linux shares -1...12 itself; 100 and 1023 are ours to share.
+        let text = "[100, 100, 1023, 1023, 1024, 1024, -2, -2, 100.0, 100]"
+        Self.compareCasts(try Self.ours(text), try Self.theirs(text))
+        let numbers = try #require(try Self.ours(text) as? [NSNumber])
+        #expect(numbers[0] === numbers[1] && numbers[1] === numbers[9])
+        #expect(numbers[2] === numbers[3])
+        // Past the shared range, and anything not an integer, stays a number of its own.
+        #expect(numbers[4] !== numbers[5])
+        #expect(numbers[6] !== numbers[7])
+        #expect(numbers[8] !== numbers[0])
+    }
+
     @Test("1,000 seeded documents give the same graph as JSONSerialization")
     func differential() throws {
         var random = SplitMix64(seed: 4_627)

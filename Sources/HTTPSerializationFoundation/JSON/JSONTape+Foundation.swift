@@ -22,13 +22,14 @@ private struct JSONFoundationBuilder: JSONTapeBuilding {
     let trueNumber = NSNumber(value: true)
     let falseNumber = NSNumber(value: false)
     let null = NSNull()
+    let smallIntegers = SmallIntegerNumbers()
 
     func scalar(_ entry: Int, in tape: JSONTapeReader) -> Any {
         switch tape.kind(entry) {
         case .string: return tape.string(entry)
         case .number:
             switch tape.number(entry) {
-            case .int(let int): return NSNumber(value: int)
+            case .int(let int): return SmallIntegerNumbers.range.contains(int) ? smallIntegers.number(int) : NSNumber(value: int)
             case .uint64(let unsigned): return NSNumber(value: unsigned)
             case .decimal(let decimal): return NSDecimalNumber(decimal: decimal)
             case .double(let double): return NSNumber(value: double)
@@ -50,4 +51,20 @@ private struct JSONFoundationBuilder: JSONTapeBuilding {
     func insert(_ value: consuming Any, forKey key: String, into object: inout [String: Any]) { object[key] = value }
     func finish(_ array: [Any]) -> Any { array }
     func finish(_ object: [String: Any]) -> Any { object }
+}
+
+/// One `NSNumber` per small integer in a document, made when first seen: counts, flags and
+/// codes repeat, and on Linux every `NSNumber` is an allocation to make and later free
+/// (Darwin's tagged pointers avoid both). Numbers are immutable, so sharing one is invisible.
+private final class SmallIntegerNumbers {
+    static let range = 0..<1024
+    private var numbers: [NSNumber?] = []
+
+    func number(_ value: Int) -> NSNumber {
+        if numbers.isEmpty { numbers = Array(repeating: nil, count: Self.range.count) }
+        if let number = numbers[value] { return number }
+        let number = NSNumber(value: value)
+        numbers[value] = number
+        return number
+    }
 }
