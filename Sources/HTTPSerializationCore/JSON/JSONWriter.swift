@@ -231,47 +231,71 @@ package struct JSONWriter {
     }
 
     /// Appends `bytes` with the characters JSON requires escaped written as escapes.
+    ///
+    /// Eight bytes at a time: each word is stored whole into spare capacity, and the count
+    /// advances past the bytes before the first one that needs an escape (all eight when
+    /// none does). The last one to seven bytes are read as one word too, so a short string
+    /// costs a word or two, never a loop over its bytes.
     @inlinable mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
+        guard let source = bytes.baseAddress else { return }
+        let count = bytes.count
         var index = 0
-        while let found = nextEscape(in: bytes, from: index) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<found]))
-            writeEscape(bytes[found])
-            index = found + 1
-            runStart = index
+        // Room for the rest unescaped, plus a word's overrun past it.
+        output.reserve(count &+ 8)
+        while index < count {
+            let remaining = count &- index
+            let word: UInt64, width: Int, flags: UInt64
+            if remaining >= 8 {
+                word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self).littleEndian
+                width = 8
+                flags = escapeFlags(word)
+            } else {
+                word = Self.loadShort(source + index, count: remaining)
+                width = remaining
+                // The zero bytes above the text would pass for control characters.
+                flags = escapeFlags(word) & (0x8080_8080_8080_8080 &>> UInt64(64 &- 8 &* remaining))
+            }
+            UnsafeMutableRawPointer(output.base + output.count).storeBytes(of: word.littleEndian, as: UInt64.self)
+            if flags == 0 {
+                output.count &+= width
+                index &+= width
+                continue
+            }
+            // The lowest flagged byte is exact; later ones may be false alarms (a borrow).
+            let clean = flags.trailingZeroBitCount &>> 3
+            output.count &+= clean
+            index &+= clean
+            writeEscape(source[index])
+            index &+= 1
+            output.reserve(count &- index &+ 8)
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
-    @inlinable func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapesSlashes)
-    }
-
-    /// The first byte at or after `start` that must be escaped, eight bytes at a time.
-    @inlinable func nextEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    /// The high bit of each byte of `word` (byte 0 lowest) that JSON requires escaped: below
+    /// 0x20, a quote, a backslash, and a slash unless told otherwise. Only the lowest is exact.
+    @inlinable func escapeFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        var index = start
-        if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                // Bytes below 0x20 (a byte with its top bit set is never one), quotes, backslashes, slashes.
-                var flags = (word &- 0x20 &* ones) & ~word & highs
-                flags |= hasZero(word ^ (UInt64(UInt8(ascii: "\"")) &* ones)) | hasZero(word ^ (UInt64(UInt8(ascii: "\\")) &* ones))
-                if escapesSlashes { flags |= hasZero(word ^ (UInt64(UInt8(ascii: "/")) &* ones)) }
-                if flags != 0 {
-                    // The lowest flagged byte is exact; later ones may be false alarms, so rescan from there.
-                    return index + flags.trailingZeroBitCount / 8
-                }
-                index += 8
-            }
+        // Bytes below 0x20 (a byte with its top bit set is never one), quotes, backslashes, slashes.
+        var flags = (word &- 0x20 &* ones) & ~word & highs
+        flags |= hasZero(word ^ (UInt64(UInt8(ascii: "\"")) &* ones)) | hasZero(word ^ (UInt64(UInt8(ascii: "\\")) &* ones))
+        if escapesSlashes { flags |= hasZero(word ^ (UInt64(UInt8(ascii: "/")) &* ones)) }
+        return flags
+    }
+
+    /// One to seven bytes as a word, byte 0 lowest and zeros above, in at most three loads.
+    @inlinable static func loadShort(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(source)
+        if count >= 4 {
+            // Two four-byte loads that overlap in the middle cover every byte.
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self).littleEndian)
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self).littleEndian)
+            return low | high &<< UInt64(8 &* (count &- 4))
         }
-        while index < bytes.count {
-            if needsEscape(bytes[index]) { return index }
-            index += 1
-        }
-        return nil
+        // One to three bytes: the first, the middle and the last are all of them.
+        let middle = count &>> 1
+        return UInt64(source[0]) | UInt64(source[middle]) &<< UInt64(8 &* middle) | UInt64(source[count &- 1]) &<< UInt64(8 &* (count &- 1))
     }
 
     @usableFromInline mutating func writeEscape(_ byte: UInt8) {
