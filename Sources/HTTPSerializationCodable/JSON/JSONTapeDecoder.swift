@@ -73,7 +73,8 @@ final class JSONTapeDecoder: Decoder {
     @exclusivity(unchecked) var path: [JSONPathComponent]
     /// Direct-mapped by object entry: the key entry after the last one matched in that object,
     /// where the next lookup starts (coding keys are usually asked for in document order).
-    @exclusivity(unchecked) var keyHints: [Int]
+    /// `2 * hintSlots` words (object, then key entry), owned by this decoder.
+    let keyHints: UnsafeMutablePointer<Int>
 
     init(_ document: JSONTapeDocument, options: JSONBodyDecoder, entry: Int = 0, path: [JSONPathComponent] = []) {
         self.document = document
@@ -82,7 +83,12 @@ final class JSONTapeDecoder: Decoder {
         if case .useDefaultKeys = options.keyDecodingStrategy { keysAsWritten = true } else { keysAsWritten = false }
         self.entry = entry
         self.path = path
-        keyHints = Array(repeating: -1, count: 2 * JSONTapeDecoder.hintSlots)
+        keyHints = .allocate(capacity: 2 * JSONTapeDecoder.hintSlots)
+        keyHints.initialize(repeating: -1, count: 2 * JSONTapeDecoder.hintSlots)
+    }
+
+    deinit {
+        keyHints.deallocate()
     }
 
     static let hintSlots = 64
