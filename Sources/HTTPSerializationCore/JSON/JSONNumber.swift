@@ -114,9 +114,10 @@ extension JSONTapeReader {
         return Double(String(decoding: text, as: UTF8.self))!
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { power in
-        var value = 1.0
-        for _ in 0..<power { value *= 10 }
-        return value
-    }
+    /// 10^0 through 10^22, every one exact in a `Double`; a literal, so it is laid out in the
+    /// binary rather than built on first use and checked for that on every read.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 }
