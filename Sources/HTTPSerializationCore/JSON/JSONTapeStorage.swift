@@ -9,8 +9,6 @@ package final class JSONTapeStorage {
     @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
     /// Two words per value (see ``JSONTape``).
     @usableFromInline package let words: UnsafeBufferPointer<UInt64>
-    /// How many words `words` was allocated for, which freeing it needs.
-    private let wordCapacity: Int
 
     /// Copies `text` and takes ownership of `words`, which must come from `allocate`.
     init(copying text: UnsafeRawBufferPointer, words: consuming JSONTapeWords) {
@@ -19,7 +17,7 @@ package final class JSONTapeStorage {
             UnsafeMutableRawPointer(copy.baseAddress!).copyMemory(from: source, byteCount: text.count)
         }
         bytes = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(copy)[..<text.count])
-        (self.words, wordCapacity) = words.release()
+        self.words = words.release()
     }
 
     /// Copies the text and the words `reader` reads, for a document that must outlive them.
@@ -27,15 +25,14 @@ package final class JSONTapeStorage {
         let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(reader.byteCount, 1))
         text.baseAddress!.initialize(from: reader.base, count: reader.byteCount)
         bytes = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(text)[..<reader.byteCount])
-        wordCapacity = reader.words.count
-        let words = JSONTapeMemory.allocate(wordCapacity)
-        if let source = reader.words.baseAddress { words.initialize(from: source, count: reader.words.count) }
-        self.words = UnsafeBufferPointer(start: words, count: reader.words.count)
+        let words = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(reader.words.count, 1))
+        if let source = reader.words.baseAddress { words.baseAddress!.initialize(from: source, count: reader.words.count) }
+        self.words = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(words)[..<reader.words.count])
     }
 
     deinit {
         UnsafeMutablePointer(mutating: bytes.baseAddress!).deallocate()
-        JSONTapeMemory.deallocate(UnsafeMutablePointer(mutating: words.baseAddress!), count: wordCapacity)
+        UnsafeMutablePointer(mutating: words.baseAddress!).deallocate()
     }
 }
 
@@ -43,8 +40,8 @@ package final class JSONTapeStorage {
 // they are freed in `deinit`, when no reference is left to read them through.
 extension JSONTapeStorage: @unchecked Sendable {}
 
-/// The tape's words while the scanner writes them: one allocation (see ``JSONTapeMemory``),
-/// grown by doubling, freed here unless ``release()`` hands it to a ``JSONTapeStorage``.
+/// The tape's words while the scanner writes them: one allocation, grown by doubling, freed
+/// here unless ``release()`` hands it to a ``JSONTapeStorage``.
 package struct JSONTapeWords: ~Copyable {
     private var base: UnsafeMutablePointer<UInt64>
     private(set) var count = 0
@@ -52,7 +49,7 @@ package struct JSONTapeWords: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 2)
-        base = JSONTapeMemory.allocate(self.capacity)
+        base = .allocate(capacity: self.capacity)
     }
 
     @inline(__always)
@@ -77,9 +74,9 @@ package struct JSONTapeWords: ~Copyable {
 
     private mutating func grow() {
         let larger = capacity * 2
-        let moved = JSONTapeMemory.allocate(larger)
+        let moved = UnsafeMutablePointer<UInt64>.allocate(capacity: larger)
         moved.moveInitialize(from: base, count: count)
-        JSONTapeMemory.deallocate(base, count: capacity)
+        base.deallocate()
         base = moved
         capacity = larger
     }
@@ -91,16 +88,14 @@ package struct JSONTapeWords: ~Copyable {
             byteCount: text.count, words: UnsafeBufferPointer(start: base, count: count)))
     }
 
-    /// The words written so far and the capacity to free them with; the caller now owns
-    /// their allocation.
-    consuming func release() -> (words: UnsafeBufferPointer<UInt64>, capacity: Int) {
+    /// The words written so far; the caller now owns their allocation.
+    consuming func release() -> UnsafeBufferPointer<UInt64> {
         let words = UnsafeBufferPointer(start: base, count: count)
-        let capacity = capacity
         discard self
-        return (words, capacity)
+        return words
     }
 
     deinit {
-        JSONTapeMemory.deallocate(base, count: capacity)
+        base.deallocate()
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 import Testing
 @testable import HTTPSerializationCore
 
-@Suite("JSON tape memory: tapes of any size, mapped or allocated, keep every word")
-struct JSONTapeMemoryTests {
+@Suite("JSON tape words: tapes of any size keep every word as they grow and move")
+struct JSONTapeWordsTests {
     /// Appends `pairs` numbered pairs, from a first capacity of `capacity` words.
     static func filled(capacity: Int, pairs: Int) -> JSONTapeWords {
         var words = JSONTapeWords(capacity: capacity)
@@ -24,8 +24,8 @@ struct JSONTapeMemoryTests {
 
     @Test("a tape that grows from a few words past several megabytes keeps every word", arguments: [2, 600_000])
     func growingTapeKeepsItsWords(capacity: Int) {
-        // 1.5 million pairs is 24 MB: from 2 words it crosses from allocated to mapped memory,
-        // from 600,000 it starts mapped and is moved to a larger mapping.
+        // 1.5 million pairs is 24 MB: from 2 words the tape doubles twenty times, from
+        // 600,000 words twice, each time moving every word written so far.
         let pairs = 1_500_000
         let words = Self.filled(capacity: capacity, pairs: pairs)
         words.withReader(text: UnsafeRawBufferPointer(start: nil, count: 0)) { Self.check($0.words, pairs: pairs) }
