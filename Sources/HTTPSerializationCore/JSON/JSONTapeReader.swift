@@ -145,12 +145,8 @@ package struct JSONTapeReader {
         if count >= 8 {
             hash = (hash ^ raw.loadUnaligned(as: UInt64.self)) &* multiplier
             word = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        } else if count >= 4 {
-            // Two four-byte loads that overlap in the middle cover every byte.
-            word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)) << 32
         } else {
-            // One to three bytes: the first, the middle and the last are all of them.
-            word = UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16
+            word = ShortBytes.word(base, count: count)
         }
         hash = (hash ^ word) &* multiplier
         return hash ^ hash >> 29

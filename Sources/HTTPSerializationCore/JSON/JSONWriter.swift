@@ -250,7 +250,7 @@ package struct JSONWriter {
                 width = 8
                 flags = escapeFlags(word)
             } else {
-                word = Self.loadShort(source + index, count: remaining)
+                word = ShortBytes.word(source + index, count: remaining)
                 width = remaining
                 // The zero bytes above the text would pass for control characters.
                 flags = escapeFlags(word) & (0x8080_8080_8080_8080 &>> UInt64(64 &- 8 &* remaining))
@@ -282,20 +282,6 @@ package struct JSONWriter {
         flags |= hasZero(word ^ (UInt64(UInt8(ascii: "\"")) &* ones)) | hasZero(word ^ (UInt64(UInt8(ascii: "\\")) &* ones))
         if escapesSlashes { flags |= hasZero(word ^ (UInt64(UInt8(ascii: "/")) &* ones)) }
         return flags
-    }
-
-    /// One to seven bytes as a word, byte 0 lowest and zeros above, in at most three loads.
-    @inlinable static func loadShort(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(source)
-        if count >= 4 {
-            // Two four-byte loads that overlap in the middle cover every byte.
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self).littleEndian)
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self).littleEndian)
-            return low | high &<< UInt64(8 &* (count &- 4))
-        }
-        // One to three bytes: the first, the middle and the last are all of them.
-        let middle = count &>> 1
-        return UInt64(source[0]) | UInt64(source[middle]) &<< UInt64(8 &* middle) | UInt64(source[count &- 1]) &<< UInt64(8 &* (count &- 1))
     }
 
     @usableFromInline mutating func writeEscape(_ byte: UInt8) {
