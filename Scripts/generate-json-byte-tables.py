@@ -7,13 +7,18 @@ out in the binary (a table computed at startup costs a `swift_once` check on eve
   1 for `u`, 0 for a byte that starts no escape.
 - `utf8Transitions`: the automaton of `JSONUTF8.validateRun`. Each state is a bit offset (a
   multiple of 6) into a row; the six bits there are the next state. The byte ranges are
-  Unicode's Table 3-7 (well-formed UTF-8); from the boundary state a quote, backslash or
-  control character leads to `special`, the run's exit.
+  Unicode's Table 3-7 (well-formed UTF-8). A backslash leads to `escape`, from which a simple
+  escape's letter returns to the boundary and any other byte (`u` included) exits through
+  `escapeToCheck`; a quote or control character exits through `special`. The three exits
+  (`error`, `escapeToCheck`, `special`) are values only, never states, so they need no field.
+  Bit 63 of the backslash's row is set, so a run can tell whether it passed an escape.
 
 `JSONByteTablesTests` rebuilds both from the same rules in Swift and compares."""
 import pathlib
 
-BOUNDARY, ONE_LEFT, TWO_LEFT, AFTER_E0, AFTER_ED, THREE_LEFT, AFTER_F0, AFTER_F4, ERROR, SPECIAL = range(0, 60, 6)
+BOUNDARY, ONE_LEFT, TWO_LEFT, AFTER_E0, AFTER_ED, THREE_LEFT, AFTER_F0, AFTER_F4, ESCAPE = range(0, 54, 6)
+ERROR, ESCAPE_TO_CHECK, SPECIAL = 54, 57, 60
+BACKSLASH_MARK = 1 << 63
 
 
 def escape(byte):
@@ -27,7 +32,9 @@ def escape(byte):
 def next_state(state, byte):
     continuation = 0x80 <= byte <= 0xBF
     if state == BOUNDARY:
-        if byte in (0x22, 0x5C) or byte < 0x20:
+        if byte == 0x5C:
+            return ESCAPE
+        if byte == 0x22 or byte < 0x20:
             return SPECIAL
         if byte < 0x80:
             return BOUNDARY
@@ -60,11 +67,14 @@ def next_state(state, byte):
         return TWO_LEFT if 0x90 <= byte <= 0xBF else ERROR
     if state == AFTER_F4:
         return TWO_LEFT if 0x80 <= byte <= 0x8F else ERROR
-    return state  # error and special never move
+    if state == ESCAPE:
+        return BOUNDARY if escape(byte) > 1 else ESCAPE_TO_CHECK
+    raise ValueError(state)
 
 
 def row(byte):
-    return sum(next_state(state, byte) << state for state in range(0, 60, 6))
+    fields = sum(next_state(state, byte) << state for state in range(0, 54, 6))
+    return fields | (BACKSLASH_MARK if byte == 0x5C else 0)
 
 
 def table(doc, declaration, value, per_line):
@@ -81,7 +91,7 @@ lines += table(["For the byte after a backslash: what a simple escape stands for
                "package static let escapes: [UInt8]", lambda byte: f"0x{escape(byte):02X}", 16)
 lines.append("")
 lines += table(["``validateRun(_:from:end:)``'s automaton: one row per byte, the next state from each",
-                "state in six bits at the state's offset."],
+                "state in six bits at the state's offset; bit 63 marks the backslash."],
                "static let utf8Transitions: [UInt64]", lambda byte: f"0x{row(byte):016X}", 4)
 lines += ["}", ""]
 target = pathlib.Path(__file__).resolve().parent.parent / "Sources/HTTPSerializationCore/JSON/JSONByteTables.swift"

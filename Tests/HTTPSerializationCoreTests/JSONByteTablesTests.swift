@@ -5,13 +5,14 @@ import Testing
 struct JSONByteTablesTests {
     typealias S = JSONUTF8.UTF8State
 
-    /// Unicode's Table 3-7, as the automaton walks it, plus the exit for a string's specials.
+    /// Unicode's Table 3-7, as the automaton walks it, plus a string's escapes and specials.
     static func next(_ state: UInt64, _ byte: Int) -> UInt64 {
         let continuation = 0x80...0xBF ~= byte
         switch state {
         case S.boundary:
             switch byte {
-            case 0x22, 0x5C, 0x00..<0x20: return S.special
+            case 0x5C: return S.escape
+            case 0x22, 0x00..<0x20: return S.special
             case 0x20..<0x80: return S.boundary
             case 0xC2...0xDF: return S.oneLeft
             case 0xE0: return S.afterE0
@@ -29,15 +30,17 @@ struct JSONByteTablesTests {
         case S.threeLeft: return continuation ? S.twoLeft : S.error
         case S.afterF0: return 0x90...0xBF ~= byte ? S.twoLeft : S.error
         case S.afterF4: return 0x80...0x8F ~= byte ? S.twoLeft : S.error
-        default: return state
+        case S.escape: return [0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74].contains(byte) ? S.boundary : S.escapeToCheck
+        default: fatalError("exits are not states")
         }
     }
 
-    @Test("every row of the UTF-8 automaton moves every state as Unicode's table says")
+    @Test("every row of the UTF-8 automaton moves every state as Unicode's table and JSON's escapes say")
     func transitionsFollowTheTable() {
         #expect(JSONUTF8.utf8Transitions.count == 256)
         for byte in 0...255 {
-            let expected = stride(from: UInt64(0), through: S.special, by: 6).reduce(UInt64(0)) { $0 | Self.next($1, byte) << $1 }
+            let fields = stride(from: UInt64(0), through: S.escape, by: 6).reduce(UInt64(0)) { $0 | Self.next($1, byte) << $1 }
+            let expected = fields | (byte == 0x5C ? 1 << 63 : 0)
             #expect(JSONUTF8.utf8Transitions[byte] == expected, "byte \(byte)")
         }
     }

@@ -99,6 +99,59 @@ struct JSONUTF8RunTests {
         }
     }
 
+    /// Non-ASCII text of `count` characters, two- and three-byte ones, so that what follows
+    /// lands at every offset of a run, on both sides of its 32-byte hand-back.
+    static func mixedText(_ count: Int, _ pattern: String) -> String {
+        String(String(repeating: pattern, count: count).prefix(count))
+    }
+
+    @Test("escapes inside a run of non-ASCII text decode as they do anywhere else", arguments: ["中", "é", "é中a"])
+    func escapesInsideRunsDecode(pattern: String) throws {
+        let escapes: [(written: String, decoded: String)] = [
+            ("\\n", "\n"), ("\\\"", "\""), ("\\\\", "\\"), ("\\/", "/"), ("\\b", "\u{8}"), ("\\f", "\u{C}"),
+            ("\\r", "\r"), ("\\t", "\t"), ("\\u00e9", "é"), ("\\u4E2D", "中"), ("\\u0041", "A"), ("\\uD83D\\uDE00", "😀"),
+        ]
+        for count in 1...45 {
+            let text = Self.mixedText(count, pattern)
+            for escape in escapes {
+                // The escape alone after the text, then between two stretches of it, then twice.
+                for (written, decoded) in [
+                    (text + escape.written, text + escape.decoded),
+                    (text + escape.written + text, text + escape.decoded + text),
+                    (text + escape.written + escape.written + "z", text + escape.decoded + escape.decoded + "z"),
+                ] {
+                    #expect(try Self.verdict(Array(written.utf8)).get() == decoded, "\(count) × \(pattern), \(escape.written)")
+                }
+            }
+        }
+    }
+
+    @Test("a bad escape inside a run of non-ASCII text is refused where it is refused anywhere else", arguments: ["中", "é", "é中a"])
+    func badEscapesInsideRunsAreRefused(pattern: String) {
+        for count in 1...45 {
+            let text = Self.mixedText(count, pattern)
+            let backslash = 2 + text.utf8.count  // in the document, after `["`
+            let cases: [(String, JSONReadingError)] = [
+                ("\\x", JSONReadingError(.invalidEscape, offset: backslash)),
+                ("\\é", JSONReadingError(.invalidEscape, offset: backslash)),
+                ("\\U0041", JSONReadingError(.invalidEscape, offset: backslash)),
+                ("\\u12G4", JSONReadingError(.invalidEscape, offset: backslash + 4)),
+                ("\\uD800x", JSONReadingError(.loneSurrogate, offset: backslash)),
+                ("\\uDC00", JSONReadingError(.loneSurrogate, offset: backslash)),
+            ]
+            for (escape, error) in cases {
+                #expect(Self.verdict(Array((text + escape + text).utf8)) == .failure(error), "\(count) × \(pattern), \(escape)")
+            }
+            // A document that ends right after the backslash, or inside a `\u` escape.
+            for (tail, expected) in [("\\", "an escape"), ("\\u00", "four hex digits")] {
+                let document = Array("[\"".utf8) + Array((text + tail).utf8)
+                #expect(throws: JSONReadingError(.unexpectedEnd(expected: expected), offset: document.count), "\(count) × \(pattern), \(tail)") {
+                    try ParameterValue(json: Data(document))
+                }
+            }
+        }
+    }
+
     @Test("a quote, backslash or control character right after non-ASCII text ends the run where it stands")
     func specialsAfterNonASCII() throws {
         for count in 1...40 {

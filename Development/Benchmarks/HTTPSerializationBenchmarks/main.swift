@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-encodable|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -46,6 +46,9 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     case "json-decodable":
         let data = JSONBenchmarks.document(objects: 56_000)
         for _ in 0..<10 { consume(try? JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
+    case "json-decodable-strings":
+        let data = JSONShapes.textDocument(objects: 36_000)
+        for _ in 0..<20 { consume(try? JSONBodyDecoder().decode([JSONShapes.TextRecord].self, from: data)) }
     case "json-encodable":
         let records = try JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
         for _ in 0..<20 { consume(try? JSONBodyEncoder().encode(records)) }
@@ -84,7 +87,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-encodable, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)

@@ -228,7 +228,9 @@ package struct JSONScanner: ~Copyable {
                 index += 1
             } else {
                 flags |= JSONTape.hasNonASCII
-                index = try JSONUTF8.validateRun(base, from: index, end: end)
+                let run = try JSONUTF8.validateRun(base, from: index, end: end)
+                index = run.end
+                if run.passedEscape { flags |= JSONTape.hasEscapes }
             }
         }
     }
