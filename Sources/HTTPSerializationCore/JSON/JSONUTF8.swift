@@ -50,12 +50,24 @@ package enum JSONUTF8 {
         var marks: UInt64 = 0
         let stop = min(start &+ 32, end)
         utf8Transitions.withUnsafeBufferPointer { table in
-            // To `stop`, then on to the end of a sequence or escape that `stop` cut.
-            while index < stop || (row & 63 != 0 && index < end) {
-                let next = table[Int(base[index])]
+            /// One byte's step; true at an exit.
+            @inline(__always) func step(_ at: Int) -> Bool {
+                let next = table[Int(base[at])]
                 marks |= next
                 row = next &>> row
-                if row & 63 >= UTF8State.error { return }
+                return row & 63 >= UTF8State.error
+            }
+            // Four steps a round, with a test for the exit after each (never taken but once).
+            while index &+ 4 <= stop {
+                if step(index) { return }
+                if step(index &+ 1) { index &+= 1; return }
+                if step(index &+ 2) { index &+= 2; return }
+                if step(index &+ 3) { index &+= 3; return }
+                index &+= 4
+            }
+            // On to `stop`, then to the end of a sequence or escape that `stop` cut.
+            while index < stop || (row & 63 != 0 && index < end) {
+                if step(index) { return }
                 index &+= 1
             }
         }
