@@ -45,6 +45,16 @@ struct JSONByteTablesTests {
         }
     }
 
+    @Test("every byte reads as its hex digit's value, or as no digit")
+    func hexDigitsFollowTheAlphabet() {
+        #expect(JSONUTF8.hexDigits.count == 256)
+        for byte in 0...255 {
+            let expected = UInt8(String(UnicodeScalar(UInt8(byte))), radix: 16) ?? 0xFF
+            #expect(JSONUTF8.hexDigits[byte] == expected, "byte \(byte)")
+            #expect(JSONUTF8.hexValue(UInt8(byte)) == (expected == 0xFF ? nil : expected))
+        }
+    }
+
     @Test("every byte after a backslash decodes as JSON's escapes say")
     func escapesFollowTheGrammar() {
         let simple: [UInt8: UInt8] = [0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A, 0x72: 0x0D, 0x74: 0x09]

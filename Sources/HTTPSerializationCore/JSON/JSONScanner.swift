@@ -271,12 +271,15 @@ package struct JSONScanner: ~Copyable {
 
     private func hex4(at start: Int) throws(JSONReadingError) -> UInt16 {
         guard start + 4 <= end else { throw JSONReadingError(.unexpectedEnd(expected: "four hex digits"), offset: end) }
-        var value: UInt16 = 0
-        for index in start..<(start + 4) {
-            guard let digit = JSONUTF8.hexValue(base[index]) else { throw JSONReadingError(.invalidEscape, offset: index) }
-            value = value << 4 | UInt16(digit)
+        // Four loads and one test: a bad digit reads 0xFF, which no good one's bits can hide.
+        @inline(__always) func digit(_ at: Int) -> UInt16 { UInt16(JSONUTF8.hexDigits[Int(base[at])]) }
+        let (a, b, c, d) = (digit(start), digit(start + 1), digit(start + 2), digit(start + 3))
+        guard a | b | c | d < 16 else {
+            var bad = start
+            while digit(bad) < 16 { bad += 1 }
+            throw JSONReadingError(.invalidEscape, offset: bad)
         }
-        return value
+        return a << 12 | b << 8 | c << 4 | d
     }
 
     // MARK: Numbers
