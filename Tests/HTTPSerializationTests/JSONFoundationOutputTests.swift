@@ -74,6 +74,14 @@ struct JSONFoundationOutputTests {
         #expect(numbers[4] !== numbers[5])
         #expect(numbers[6] !== numbers[7])
         #expect(numbers[8] !== numbers[0])
+        // The table grows with the largest integer seen: numbers made before it grew are
+        // still the ones handed out after.
+        let growing = try #require(try Self.ours("[20, 70, 20, 200, 70, 1000, 20, 200, 63, 64, 63, 64, 0, 0]") as? [NSNumber])
+        #expect(growing.map(\.intValue) == [20, 70, 20, 200, 70, 1000, 20, 200, 63, 64, 63, 64, 0, 0])
+        #expect(growing[0] === growing[2] && growing[2] === growing[6])
+        #expect(growing[1] === growing[4])
+        #expect(growing[3] === growing[7])
+        #expect(growing[8] === growing[10] && growing[9] === growing[11] && growing[12] === growing[13])
     }
 
     @Test("1,000 seeded documents give the same graph as JSONSerialization")

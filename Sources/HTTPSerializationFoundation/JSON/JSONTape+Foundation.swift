@@ -56,15 +56,40 @@ private struct JSONFoundationBuilder: JSONTapeBuilding {
 /// One `NSNumber` per small integer in a document, made when first seen: counts, flags and
 /// codes repeat, and on Linux every `NSNumber` is an allocation to make and later free
 /// (Darwin's tagged pointers avoid both). Numbers are immutable, so sharing one is invisible.
+///
+/// The table grows with the largest integer seen (64 slots, doubling to 1,024), so a small
+/// document pays for a small table; it holds plain retained pointers, so freeing it releases
+/// each filled slot and nothing else.
 private final class SmallIntegerNumbers {
     static let range = 0..<1024
-    private var numbers: [NSNumber?] = []
+    private var slots: UnsafeMutablePointer<Unmanaged<NSNumber>?>?
+    private var capacity = 0
+
+    deinit {
+        guard let slots else { return }
+        for index in 0..<capacity { slots[index]?.release() }
+        slots.deallocate()
+    }
 
     func number(_ value: Int) -> NSNumber {
-        if numbers.isEmpty { numbers = Array(repeating: nil, count: Self.range.count) }
-        if let number = numbers[value] { return number }
+        if value >= capacity { grow(past: value) }
+        let slots = slots.unsafelyUnwrapped
+        if let number = slots[value] { return number.takeUnretainedValue() }
         let number = NSNumber(value: value)
-        numbers[value] = number
+        slots[value] = .passRetained(number)
         return number
+    }
+
+    private func grow(past value: Int) {
+        var newCapacity = max(capacity, 64)
+        while newCapacity <= value { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<Unmanaged<NSNumber>?>.allocate(capacity: newCapacity)
+        if let slots {
+            grown.moveInitialize(from: slots, count: capacity)
+            slots.deallocate()
+        }
+        (grown + capacity).initialize(repeating: nil, count: newCapacity - capacity)
+        slots = grown
+        capacity = newCapacity
     }
 }
