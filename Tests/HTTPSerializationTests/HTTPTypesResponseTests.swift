@@ -124,6 +124,13 @@ struct HTTPTypesResponseTests {
         #expect(quoted.charset == "q\"x")
         #expect(ContentTypeField("") == nil)
         #expect(ContentTypeField(" \t") == nil)
+        #expect(ContentTypeField(" ; ;") == nil)
+        // Parameters alone say something; non-ASCII letters lower-case as `lowercased()` has them.
+        #expect(ContentTypeField(";charset=utf-8").map { [$0.mimeType, $0.charset] } == ["", "utf-8"])
+        #expect(ContentTypeField("TEXT/ÄÖ ; CHARSET= \"UTF-8\" ").map { [$0.mimeType, $0.charset] } == ["text/äö", "UTF-8"])
+        // A quote never closed keeps its text; a `;` inside quotes splits nothing.
+        #expect(ContentTypeField("text/html; charset=\"utf-8").map { [$0.mimeType, $0.charset] } == ["text/html", "\"utf-8"])
+        #expect(ContentTypeField("a/b; x=\"; charset=no\"; charset=yes")?.charset == "yes")
     }
 
     @Test("an HTTPURLResponse status that HTTP cannot carry is refused, never a crash")

@@ -20,6 +20,8 @@ public struct ContentTypeMatching: Sendable, Hashable, Codable {
     /// Whether `mimeType` (already without parameters) is one of `acceptable`.
     func matches(_ mimeType: String, in acceptable: Set<String>) -> Bool {
         let type = mimeType.lowercased()
+        // The usual case, a type listed as it came, in one lookup; wildcards and case below.
+        if acceptable.contains(type) { return true }
         guard let slash = type.firstIndex(of: "/") else { return acceptable.contains { $0.lowercased() == type } }
         let major = type[..<slash]
         let minor = type[type.index(after: slash)...]

@@ -19,7 +19,11 @@ import HTTPTypes
 @dynamicMemberLookup
 public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     /// Accepted status codes; nil accepts any. 200–299 by default.
-    public var acceptableStatusCodes: Set<Int>? = Set(200..<300)
+    public var acceptableStatusCodes: Set<Int>?
+    /// 200–299: the status codes every serializer accepts by default.
+    ///
+    /// Made once and shared, so making a serializer does not hash a hundred codes.
+    public static let successStatusCodes = Set(200..<300)
     /// Accepted MIME types (wildcards allowed); nil accepts any.
     public var acceptableContentTypes: Set<String>?
     /// The content types of JSON bodies: what `DecodableResponseSerializer` and
@@ -29,7 +33,7 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     public var contentTypeMatching = ContentTypeMatching()
 
     /// A validator accepting these status codes and content types (nil accepts any).
-    public init(acceptableStatusCodes: Set<Int>? = Set(200..<300), acceptableContentTypes: Set<String>? = nil) {
+    public init(acceptableStatusCodes: Set<Int>? = successStatusCodes, acceptableContentTypes: Set<String>? = nil) {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.acceptableContentTypes = acceptableContentTypes
     }
