@@ -173,6 +173,33 @@ enum JSONBenchmarks {
         recordRatio("json-decodable-\(key)-vs-jsondecoder", times[4] / times[5], target: 3.5)
     }
 
+    /// Small responses, the first 1, 3, 10 and 50 records of §6 (321 bytes to 17 KiB): what a
+    /// serializer costs besides the bytes (validation, the `HTTPURLResponse` edge, setup)
+    /// shows here, against the bare Foundation call on the same bytes.
+    @MainActor
+    static func runSmall(quick: Bool, runs: Int) {
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                                       headerFields: ["Content-Type": "application/json"])!
+        let serializer = JSONResponseSerializer()
+        let decodable = DecodableResponseSerializer([Record].self)
+        print("JSON response, small documents (the first records of §6), serializers against the bare Foundation call")
+        for objects in [1, 3, 10, 50] {
+            let data = document(objects: objects)
+            let repeats = (quick ? 2_000 : 100_000) / objects
+            check((try? decodable.responseObject(for: response, data: data)) == (try? JSONDecoder().decode([Record].self, from: data)),
+                  "\(objects) records: Decodable serializer and JSONDecoder disagree")
+            let times = fastest(runs: runs, [
+                { for _ in 0..<repeats { consume(try? JSONSerialization.jsonObject(with: data)) } },
+                { for _ in 0..<repeats { consume(try? serializer.responseObject(for: response, data: data)) } },
+                { for _ in 0..<repeats { consume(try? JSONDecoder().decode([Record].self, from: data)) } },
+                { for _ in 0..<repeats { consume(try? decodable.responseObject(for: response, data: data)) } },
+            ])
+            let label = "\(objects) record\(objects == 1 ? "" : "s"), \(data.count) bytes".padding(toLength: 26, withPad: " ", startingAt: 0)
+            print("  \(label) JSONResponseSerializer \(format(times[1] / Double(repeats) * 1e6, 2)) µs, \(format(times[0] / times[1], 2))x JSONSerialization; "
+                + "DecodableResponseSerializer \(format(times[3] / Double(repeats) * 1e6, 2)) µs, \(format(times[2] / times[3], 2))x JSONDecoder")
+        }
+    }
+
     /// The JSON writer on the §3 query set: our bytes from the `ParameterValue` against
     /// `JSONSerialization.data` from the same `[String: Any]`, default layout.
     @MainActor

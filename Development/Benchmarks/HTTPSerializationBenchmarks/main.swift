@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -83,11 +83,17 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
                 consume(try ParameterValue(formPairs: FormPairs.parse(query, limits: limits), limits: limits))
             }
         }
+    case "json-small":
+        // A 321-byte §6 document through the serializer: what each response pays besides its bytes.
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        let data = JSONBenchmarks.document(objects: 1)
+        for _ in 0..<300_000 { consume(try? JSONResponseSerializer().responseObject(for: response, data: data)) }
     case "query":
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)
@@ -213,6 +219,7 @@ if section("requests") {
 
 if section("json") {
     JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+    JSONBenchmarks.runSmall(quick: quick, runs: runs)
     JSONBenchmarks.runWriter(quick: quick, runs: runs)
 }
 
