@@ -63,6 +63,35 @@ struct MultipartInjectionTests {
         }
     }
 
+    @Test("a long body in memory is searched for the delimiter at every offset, and only a real one is found",
+          arguments: ["X", "boundary-123", String(repeating: "ab", count: 35), "peerbench.boundary.0123456789abcdef"])
+    func longBodiesSearchedAtEveryOffset(boundary: String) throws {
+        let delimiter = Array("\r\n--\(boundary)".utf8)
+        var generator = SplitMix64(seed: 11)
+        // Binary noise, the same noise with CR LF every few bytes, and the delimiter's own bytes shuffled.
+        let noise = (0..<1500).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let lines = noise.enumerated().map { $0.offset % 7 == 0 ? 0x0D : $0.offset % 7 == 1 ? 0x0A : $0.element }
+        let shuffled = (0..<1500).map { _ in delimiter[Int(generator.below(UInt64(delimiter.count)))] }
+        func reference(_ body: [UInt8]) -> Bool {
+            Data(body).range(of: Data(delimiter)) != nil || body.starts(with: delimiter.dropFirst(2))
+        }
+        func found(_ body: [UInt8]) -> Bool {
+            body.withUnsafeBytes { MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }
+        }
+        for base in [noise, lines, shuffled] {
+            #expect(found(base) == reference(base), "\(boundary): the body alone")
+            for offset in Array(0...70) + [700, 1000] + Array((base.count - 70)...base.count) {
+                var body = base
+                body.insert(contentsOf: delimiter, at: offset)
+                #expect(found(body), "\(boundary): the delimiter at \(offset)")
+                // One byte short of whole, at the same place: found only if the body holds another.
+                var nearMiss = base
+                nearMiss.insert(contentsOf: delimiter.dropLast(), at: offset)
+                #expect(found(nearMiss) == reference(nearMiss), "\(boundary): a near miss at \(offset)")
+            }
+        }
+    }
+
     @Test("a part added with raw headers is checked when the form is encoded")
     func rawHeaderPartCheckedWhenEncoded() throws {
         var form = try MultipartFormData(boundary: "X")

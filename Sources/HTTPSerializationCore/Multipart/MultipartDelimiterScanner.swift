@@ -104,9 +104,60 @@ struct MultipartDelimiterFinder {
         if bytes.count >= dashBoundary, delimiter.withUnsafeBytes({ memcmp($0.baseAddress! + 2, bytes.baseAddress!, dashBoundary) == 0 }) {
             return true
         }
-        // Searched by line break: linear for any body, since a boundary holds no CR or LF and
-        // so no partial match can hide the start of the next one; no table to set up.
-        return firstIndexByLineBreak(delimiter, in: bytes) != nil
+        // Short bodies by line break: linear, since a boundary holds no CR or LF and so no
+        // partial match can hide the start of the next one. Longer ones by sampling, where a
+        // line break every few hundred bytes of binary data would cost a `memchr` call each.
+        if bytes.count < 1024 { return firstIndexByLineBreak(delimiter, in: bytes) != nil }
+        return delimiter.withUnsafeBytes { containsBySampling($0, in: bytes) }
+    }
+
+    /// Whether `bytes` holds `delimiter`, reading one byte pair every `delimiter.count - 1`
+    /// bytes: any occurrence covers one of them. Sampled pairs are looked up four at a time in
+    /// a 4,096-bit filter of the delimiter's pairs (hashed, on the stack, so nothing to
+    /// allocate); a pair that passes is matched against the delimiter's own pairs, and only a
+    /// real one has the start it implies compared. The work stays linear whatever the body holds.
+    private static func containsBySampling(_ delimiter: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer) -> Bool {
+        let length = delimiter.count
+        let count = bytes.count
+        guard length >= 3, count >= length, let base = bytes.baseAddress, let needle = delimiter.baseAddress else { return false }
+        @inline(__always) func pair(_ pointer: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+            UInt32(pointer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        }
+        @inline(__always) func slot(_ pair: UInt32) -> Int { Int((pair &* 0x9E37_79B1) >> 20) }
+        // Whether a delimiter covers the pair sampled at `offset`: for each place the pair
+        // stands in the delimiter, the one start that puts it there.
+        func verify(_ offset: Int) -> Bool {
+            let sampled = pair(base, offset)
+            for index in 0..<(length - 1) where pair(needle, index) == sampled {
+                let start = offset - index
+                if start >= 0, start + length <= count, memcmp(base + start, needle, length) == 0 { return true }
+            }
+            return false
+        }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) { filter in
+            filter.initialize(repeating: 0)
+            for offset in 0..<(length - 1) {
+                let bit = slot(pair(needle, offset))
+                filter[bit >> 6] |= 1 << UInt64(bit & 63)
+            }
+            @inline(__always) func passes(_ offset: Int) -> UInt64 {
+                let bit = slot(pair(base, offset))
+                return filter[bit >> 6] >> UInt64(bit & 63) & 1
+            }
+            let stride = length - 1
+            var offset = 0
+            while offset + 3 * stride + 2 <= count {
+                if passes(offset) | passes(offset + stride) | passes(offset + 2 * stride) | passes(offset + 3 * stride) != 0 {
+                    for sample in 0..<4 where passes(offset + sample * stride) != 0 && verify(offset + sample * stride) { return true }
+                }
+                offset += 4 * stride
+            }
+            while offset + 2 <= count {
+                if passes(offset) != 0 && verify(offset) { return true }
+                offset += stride
+            }
+            return false
+        }
     }
 
     /// Where the first delimiter lying whole in `bytes` starts.
