@@ -159,11 +159,25 @@ package struct JSONTapeReader {
         if flags & JSONTape.hasEscapes == 0 { return Self.scannedString(raw, isASCII: flags & JSONTape.hasNonASCII == 0) }
         // Decoded text is never longer than its escaped form, and is valid UTF-8: the escapes
         // were checked (surrogates come in pairs) and the rest validated by the scanner.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
-            let (count, escapedNonASCII) = JSONTapeReader.unescape(raw, into: buffer)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + Self.unescapeSlack) { buffer in
+            let (count, escapedNonASCII) = JSONTapeReader.unescape(raw, readable: byteCount - offset(entry), into: buffer)
             let decoded = UnsafeBufferPointer(rebasing: buffer[..<count])
             return Self.scannedString(decoded, isASCII: flags & JSONTape.hasNonASCII == 0 && !escapedNonASCII)
         }
+    }
+
+    /// Bit `i` set where byte `i` of the 64 at `block` is a backslash.
+    @inline(__always)
+    static func backslashMask(_ block: UnsafeRawPointer) -> UInt64 {
+        var mask: UInt64 = 0
+        for index in 0..<8 {
+            let word = block.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self).littleEndian ^ 0x5C5C_5C5C_5C5C_5C5C
+            // Exact: the high bit of each zero byte, and of no other (no borrow runs between bytes).
+            let zero = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+            // One bit a byte, gathered into the low eight bits.
+            mask |= (((zero >> 7) &* 0x0102_0408_1020_4080) >> 56) << UInt64(index &* 8)
+        }
+        return mask
     }
 
     /// A string from text the scanner has already validated as UTF-8, copied without a second
@@ -176,13 +190,23 @@ package struct JSONTapeReader {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// How far ``unescape(_:readable:into:)`` may read past a string and write past its
+    /// decoded text, when the document and the output have that room.
+    package static let unescapeSlack = 144
+
     /// Decodes the escapes of scanned (so valid) string text; returns the bytes written, and
     /// whether a `\u` escape wrote a non-ASCII character.
     ///
     /// `output` holds at least `raw.count` bytes; decoded text is never longer than its source.
-    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, escapedNonASCII: Bool) {
+    /// `readable` is how many bytes from `raw`'s start may be read (the rest of the document).
+    /// Where `readable` and `output` reach ``unescapeSlack`` bytes past, the text goes in
+    /// 64-byte blocks: each block is copied whole, then each escape in it (found in one bitmask)
+    /// is decoded in place and the rest of the block copied again after it. Prose escapes every
+    /// few bytes at no fixed place, and a branch per escape would be mispredicted; here the
+    /// only such branch is the end of a block's escapes.
+    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, readable: Int, into output: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, escapedNonASCII: Bool) {
         guard let source = raw.baseAddress, let target = output.baseAddress else { return (0, false) }
-        precondition(output.count >= raw.count, "unescape needs room for the whole source")
+        precondition(output.count >= raw.count && readable >= raw.count, "unescape needs room for the whole source")
         let count = raw.count
         var read = 0
         var written = 0
@@ -191,6 +215,50 @@ package struct JSONTapeReader {
             var value: UInt32 = 0
             for index in at..<(at + 4) { value = value << 4 | UInt32(JSONUTF8.hexValue(source[index])!) }
             return value
+        }
+        /// Copies 64 bytes; the caller has checked the room on both sides.
+        @inline(__always) func copy64(from: Int, to: Int) {
+            let from = UnsafeRawPointer(source + from), to = UnsafeMutableRawPointer(target + to)
+            for word in 0..<8 { to.storeBytes(of: from.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self), toByteOffset: word &* 8, as: UInt64.self) }
+        }
+        // `written` never passes `read`, so room after `read` is room after `written`.
+        let room = min(readable, output.count) - unescapeSlack
+        while read < count && read <= room {
+            let available = count - read
+            var backslashes = Self.backslashMask(UnsafeRawPointer(source + read))
+            if available < 64 { backslashes &= (1 << UInt64(available)) &- 1 }
+            copy64(from: read, to: written)
+            // `written` stands for source byte `read + last`; bytes before it are final.
+            var last = 0
+            while backslashes != 0 {
+                let at = backslashes.trailingZeroBitCount
+                written &+= at &- last
+                let decoded = JSONUTF8.escapes[Int(source[read &+ at &+ 1])]
+                if decoded > 1 {
+                    target[written] = decoded
+                    written &+= 1
+                    last = at &+ 2
+                } else {
+                    var scalar = hex4(read + at + 2)
+                    last = at + 6
+                    if scalar & 0xFC00 == 0xD800 {
+                        scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + at + 8) & 0x3FF))
+                        last = at + 12
+                    }
+                    if scalar >= 0x80 { escapedNonASCII = true }
+                    UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
+                }
+                copy64(from: read &+ last, to: written)
+                // Clears this escape's own bytes (an escaped backslash among them) and all before.
+                backslashes = last >= 64 ? 0 : backslashes & (~0 << UInt64(last))
+            }
+            let end = min(64, available)
+            if last < end {
+                written &+= end &- last
+                read &+= end
+            } else {
+                read &+= last
+            }
         }
         while read < count {
             // Runs without a backslash move eight bytes at a time, and the word with the next
