@@ -216,6 +216,19 @@ package struct JSONTapeReader {
             for index in at..<(at + 4) { value = value << 4 | UInt32(JSONUTF8.hexValue(source[index])!) }
             return value
         }
+        /// Writes the character of the `\u` escape (or surrogate pair) whose backslash is at
+        /// `backslash`; returns the source bytes it took, 6 or 12.
+        @inline(__always) func unicodeEscape(at backslash: Int) -> Int {
+            var scalar = hex4(backslash + 2)
+            var length = 6
+            if scalar & 0xFC00 == 0xD800 {
+                scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(backslash + 8) & 0x3FF))
+                length = 12
+            }
+            if scalar >= 0x80 { escapedNonASCII = true }
+            UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
+            return length
+        }
         /// Copies 64 bytes; the caller has checked the room on both sides.
         @inline(__always) func copy64(from: Int, to: Int) {
             let from = UnsafeRawPointer(source + from), to = UnsafeMutableRawPointer(target + to)
@@ -239,14 +252,7 @@ package struct JSONTapeReader {
                     written &+= 1
                     last = at &+ 2
                 } else {
-                    var scalar = hex4(read + at + 2)
-                    last = at + 6
-                    if scalar & 0xFC00 == 0xD800 {
-                        scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + at + 8) & 0x3FF))
-                        last = at + 12
-                    }
-                    if scalar >= 0x80 { escapedNonASCII = true }
-                    UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
+                    last = at + unicodeEscape(at: read + at)
                 }
                 copy64(from: read &+ last, to: written)
                 // Clears this escape's own bytes (an escaped backslash among them) and all before.
@@ -289,20 +295,13 @@ package struct JSONTapeReader {
                 continue
             }
             let simple = JSONUTF8.escapes[Int(source[read + 1])]
-            read += 2
             if simple > 1 {
                 target[written] = simple
                 written += 1
+                read += 2
                 continue
             }
-            var scalar = hex4(read)
-            read += 4
-            if scalar & 0xFC00 == 0xD800 {
-                scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (hex4(read + 2) & 0x3FF))
-                read += 6
-            }
-            if scalar >= 0x80 { escapedNonASCII = true }
-            UTF8.encode(Unicode.Scalar(scalar)!, into: { target[written] = $0; written += 1 })
+            read += unicodeEscape(at: read)
         }
         return (written, escapedNonASCII)
     }
