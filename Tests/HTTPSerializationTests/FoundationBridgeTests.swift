@@ -155,6 +155,16 @@ struct FoundationBridgeTests {
         #expect(throws: RequestSerializationError.invalidParameter(path: "typed[0]", reason: "a value of type Opaque has no parameter form")) {
             try ParameterValue(any: ["typed": [Opaque()]] as [String: Any])
         }
+        // Among many keys, at every depth, the one that failed is named, whichever it is.
+        for bad in [0, 1, 37, 99] {
+            var inner: [String: Any] = [:]
+            for index in 0..<100 { inner["i\(index)"] = index == bad ? Opaque() : index }
+            var outer: [String: Any] = [:]
+            for index in 0..<100 { outer["o\(index)"] = index == 63 ? inner : "v\(index)" }
+            #expect(throws: RequestSerializationError.invalidParameter(path: "o63.i\(bad)", reason: "a value of type Opaque has no parameter form")) {
+                try ParameterValue(any: outer)
+            }
+        }
     }
 
     @Test("a bare scalar or container at the top converts too")

@@ -114,16 +114,21 @@ private struct FoundationBridge {
 
     private mutating func dictionary(_ dictionary: [String: Any], depth: Int) throws(BridgeFailure) -> ParameterValue {
         try enter(depth)
-        var result: [String: ParameterValue] = [:]
-        result.reserveCapacity(dictionary.count)
-        for (key, element) in dictionary {
-            do {
-                result[key] = try convert(element, depth: depth + 1)
-            } catch {
-                throw error.at(.key(key))
+        // The same keys in the same table layout: no key is hashed again. A failure names its
+        // key by position (iteration order is the table's), never by converting again.
+        var converted = 0
+        do {
+            let values = try dictionary.mapValues { element in
+                let value = try convert(element, depth: depth + 1)
+                converted += 1
+                return value
             }
+            return .dictionary(ParameterDictionary(values))
+        } catch {
+            let key = dictionary[dictionary.index(dictionary.startIndex, offsetBy: converted)].key
+            guard let failure = error as? BridgeFailure else { throw BridgeFailure(.invalid("\(error)")).at(.key(key)) }
+            throw failure.at(.key(key))
         }
-        return .dictionary(ParameterDictionary(result))
     }
 
     private mutating func array(_ array: [Any], depth: Int) throws(BridgeFailure) -> ParameterValue {
