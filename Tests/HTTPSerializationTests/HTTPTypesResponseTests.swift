@@ -119,6 +119,13 @@ struct HTTPTypesResponseTests {
                 try serializer.validate(ResponseContext(response: head(200, refused), data: Data("x".utf8)))
             }
         }
+        // Two Content-Type fields read as HTTPFields joins them, which no single type matches.
+        var twice = HTTPFields()
+        twice.append(HTTPField(name: .contentType, value: "text/html"))
+        twice.append(HTTPField(name: .contentType, value: "text/html"))
+        let doubled = ResponseContext(response: HTTPResponse(status: .ok, headerFields: twice), data: Data("x".utf8))
+        #expect(doubled.contentType?.mimeType == "text/html, text/html")
+        #expect(throws: ResponseSerializationError.self) { try serializer.validate(doubled) }
         let quoted = try #require(ContentTypeField("A/B; x=\"1;2\"; charset=\"q\\\"x\""))
         #expect(quoted.mimeType == "a/b")
         #expect(quoted.charset == "q\"x")

@@ -36,7 +36,14 @@ public struct ResponseContext: Sendable {
 
     /// The `Content-Type` field, parsed; nil when there is none or it is empty.
     package var contentType: ContentTypeField? {
-        response?.headerFields[.contentType].flatMap(ContentTypeField.init)
+        guard let fields = response?.headerFields else { return nil }
+        // The one field's value as it is: `HTTPFields`' subscript joins even a single value.
+        var value: String?
+        for field in fields where field.name == .contentType {
+            guard value == nil else { return fields[.contentType].flatMap(ContentTypeField.init) }  // several, joined
+            value = field.value
+        }
+        return value.flatMap(ContentTypeField.init)
     }
 
     /// This context without a decoded body: what a serializer starts from.
