@@ -110,26 +110,19 @@ package struct JSONTapeReader {
 
     /// Whether `count` bytes at `a` and `b` are equal.
     ///
-    /// Keys are short, so the last word (or the last four bytes, or three single bytes) is
-    /// compared overlapping what came before rather than finished byte by byte.
+    /// Keys are short, so the last word is compared overlapping what came before, and a key
+    /// under eight bytes is read as one word, rather than finished byte by byte.
     @inlinable @inline(__always)
     package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, count: Int) -> Bool {
         guard let b else { return count == 0 }
+        guard count >= 8 else { return count == 0 || ShortBytes.word(a, count: count) == ShortBytes.word(b, count: count) }
         let left = UnsafeRawPointer(a), right = UnsafeRawPointer(b)
-        if count >= 8 {
-            var index = 0
-            while index &+ 8 < count {
-                if left.loadUnaligned(fromByteOffset: index, as: UInt64.self) != right.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
-                index &+= 8
-            }
-            return left.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        var index = 0
+        while index &+ 8 < count {
+            if left.loadUnaligned(fromByteOffset: index, as: UInt64.self) != right.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+            index &+= 8
         }
-        if count >= 4 {
-            return left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
-                && left.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self) == right.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        }
-        guard count > 0 else { return true }
-        return a[0] == b[0] && a[count &>> 1] == b[count &>> 1] && a[count &- 1] == b[count &- 1]
+        return left.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
 
     /// A hash of a key's bytes for duplicate checks: its length, and its first and last eight
