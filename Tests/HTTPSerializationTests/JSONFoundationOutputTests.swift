@@ -98,11 +98,48 @@ struct JSONFoundationOutputTests {
         }
     }
 
+    @Test("records that repeat their keys give JSONSerialization's graph, with and without null removal")
+    func repeatedShapes() throws {
+        var random = SplitMix64(seed: 9_117)
+        // Spellings of a few names; escaped ones decode to plain ones.
+        let names = ["id", "name", "a", #"\u0061"#, "é", #"\u00e9"#, "a rather longer key name", "", "x", "created_at"]
+        let sequences = (0..<60).map { _ in (0..<random.range(0, 7)).map { _ in names[random.range(0, names.count - 1)] } }
+        var text = "["
+        for index in 0..<2_000 {
+            if index > 0 { text += "," }
+            let sequence = sequences[random.range(0, sequences.count - 1)]
+            text += "{" + sequence.map { name in
+                let value = [String(index), #""v\#(index)""#, "null", #"{"k":null,"n":\#(index)}"#, "[null,1]", "true"][random.range(0, 5)]
+                return #""\#(name)":"# + value
+            }.joined(separator: ",") + "}"
+        }
+        text += "]"
+        func withoutNulls(_ value: ParameterValue) -> ParameterValue {
+            switch value {
+            case .array(let elements): return .array(ParameterArray(elements.filter { $0 != .null }.map(withoutNulls)))
+            case .dictionary(let entries):
+                return .dictionary(ParameterDictionary(Dictionary(uniqueKeysWithValues: entries.filter { $0.value != .null }.map { ($0.key, withoutNulls($0.value)) })))
+            default: return value
+            }
+        }
+        let theirs = try ParameterValue(any: try Self.theirs(text))
+        let kept = JSONNumbers.difference(try ParameterValue(any: try Self.ours(text)), theirs)
+        #expect(kept == nil, "\(kept ?? "")")
+        let removed = JSONNumbers.difference(try ParameterValue(any: try Self.ours(text, removingNulls: true)), withoutNulls(theirs))
+        #expect(removed == nil, "\(removed ?? "")")
+        // The typed tree reads the same records.
+        #expect(JSONNumbers.difference(try ParameterValue(json: Data(text.utf8)), theirs) == nil)
+    }
+
     @Test("null removal leaves nulls out of dictionaries and arrays at every level while building")
     func nullRemoval() throws {
         let text = #"{"a": null, "b": [null, 1, {"c": null, "d": [null]}], "e": {"f": null}, "g": [null, null]}"#
         let object = try ParameterValue(any: try Self.ours(text, removingNulls: true))
         #expect(object == ["b": [1, ["d": []]], "e": .dictionary([:]), "g": []])
+        // The last of repeated keys wins before nulls go, as JSONSerialization then
+        // AFNetworking's removal would have it: a winning null removes the key.
+        let repeated = try ParameterValue(any: try Self.ours(#"[{"a": 1, "a": null}, {"a": null, "a": 2}, {"a": 3, "b": null, "a": null, "b": 4}]"#, removingNulls: true))
+        #expect(repeated == [.dictionary([:]), ["a": 2], ["b": 4]])
         // A null document stays itself, as AFNetworking returns it.
         #expect(try Self.ours("null", removingNulls: true) is NSNull)
         // Deep documents build without recursion, nulls removed at the bottom too.

@@ -222,6 +222,23 @@ enum JSONBenchmarks {
         print("  … from the [String: Any]   \(format(megabytes / times[2])) MB/s, \(format(times[0] / times[2], 2))x JSONSerialization")
         recordRatio("json-writer-vs-jsonserialization", times[0] / times[1], target: 5)
 
+        // The same bytes read back: objects whose keys seldom repeat, where object shapes
+        // cost their signature pass and save nothing.
+        if let ours {
+            let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                                           headerFields: ["Content-Type": "application/json"])!
+            let serializer = JSONResponseSerializer()
+            check((try? ParameterValue(any: serializer.responseObject(for: response, data: ours) as Any)) == set.parameters,
+                  "the §3 query set read back as Any differs from the set")
+            let readTimes = fastest(runs: runs, [
+                { consume(try? JSONSerialization.jsonObject(with: ours)) },
+                { consume(try? serializer.responseObject(for: response, data: ours)) },
+                { consume(try? ParameterValue(json: ours)) },
+            ])
+            print("  read back (unlike objects)  JSONResponseSerializer \(format(readTimes[0] / readTimes[1], 2))x JSONSerialization; "
+                + "ParameterValue(json:) \(format(readTimes[0] / readTimes[2], 2))x")
+        }
+
         // Encodable models: the §6 records written back, ours against JSONEncoder.
         guard let records = try? JSONBodyDecoder().decode([Record].self, from: document(objects: quick ? 500 : 56_000)) else {
             return check(false, "the §6 records did not decode")

@@ -80,6 +80,8 @@ private struct NodeBuilder: JSONTapeBuilding {
 
     func append(_ value: consuming EncodingNode, to array: inout EncodingNode) { array.attach(value) }
     func insert(_ value: consuming EncodingNode, forKey key: String, into object: inout EncodingNode) { object.attach(value, forKey: key) }
+    /// Never called: this builder keeps nulls, as the model wrote them.
+    func removeValue(forKey key: String, from object: inout EncodingNode) {}
     /// Arrays and objects alike: the node is the container.
     func finish(_ container: EncodingNode) -> EncodingNode { container }
 }

@@ -6,6 +6,9 @@
     associatedtype Value
     associatedtype ArrayBuffer
     associatedtype ObjectBuffer
+    /// A template for objects that have the same keys in the same order (see
+    /// ``JSONObjectShapes``); `Never` where the builder keeps none.
+    associatedtype ObjectShape = Never
 
     /// Whether nulls inside containers are left out (AFNetworking's null removal).
     var removesNulls: Bool { get }
@@ -17,8 +20,25 @@
     /// Adds `value` to `array`; it is handed over, so storing it costs no copy.
     func append(_ value: consuming Value, to array: inout ArrayBuffer)
     func insert(_ value: consuming Value, forKey key: String, into object: inout ObjectBuffer)
+    /// Removes the value of `key`, as a null that comes later under the same key does when
+    /// ``removesNulls`` is on: the last of duplicate keys wins, and a null that wins is removed.
+    func removeValue(forKey key: String, from object: inout ObjectBuffer)
     func finish(_ array: ArrayBuffer) -> Value
     func finish(_ object: ObjectBuffer) -> Value
+
+    /// A template for objects with exactly `keys`, in this order (a key may repeat), or nil
+    /// where the builder keeps none.
+    func makeShape(keys: [String]) -> ObjectShape?
+    /// An object with the shape's keys, each of which is then set once, by its position.
+    func makeObject(shape: ObjectShape) -> ObjectBuffer
+    /// Sets the value of the shape's key number `slot`.
+    func set(_ value: consuming Value, slot: Int, of shape: ObjectShape, in object: inout ObjectBuffer)
+}
+
+extension JSONTapeBuilding where ObjectShape == Never {
+    @inlinable package func makeShape(keys: [String]) -> Never? { nil }
+    @inlinable package func makeObject(shape: Never) -> ObjectBuffer {}
+    @inlinable package func set(_ value: consuming Value, slot: Int, of shape: Never, in object: inout ObjectBuffer) {}
 }
 
 extension JSONTapeReader {
@@ -26,17 +46,19 @@ extension JSONTapeReader {
     @inlinable package func build<Builder: JSONTapeBuilding>(with builder: Builder) -> Builder.Value {
         // Open containers, innermost last. Arrays and objects keep their buffers on stacks of
         // their own (mutated in place), and `frames` says which is which and how many values
-        // each still expects.
+        // each still expects. An object built from a shape (`shape >= 0`) sets its values by
+        // position and makes no key; any other collects its keys in `keys`.
         var frames: [(isObject: Bool, remaining: Int)] = []
         var arrays: [Builder.ArrayBuffer] = []
-        var objects: [Builder.ObjectBuffer] = []
+        var objects: [(buffer: Builder.ObjectBuffer, shape: Int, slot: Int)] = []
         var keys: [String] = []
+        var shapes = JSONObjectShapes<Builder.ObjectShape>()
 
         /// Removes the innermost container, which is full, and returns it as a value.
         func close() -> Builder.Value {
             if frames.removeLast().isObject {
                 keys.removeLast()
-                return builder.finish(objects.removeLast())
+                return builder.finish(objects.removeLast().buffer)
             }
             return builder.finish(arrays.removeLast())
         }
@@ -45,7 +67,7 @@ extension JSONTapeReader {
         while true {
             // An object's next value follows its key.
             if let top = frames.last, top.isObject {
-                keys[keys.count - 1] = string(entry)
+                if objects[objects.count - 1].shape < 0 { keys[keys.count - 1] = string(entry) }
                 entry += 1
             }
             var value: Builder.Value
@@ -53,20 +75,32 @@ extension JSONTapeReader {
             switch kind {
             case .object, .array:
                 let count = length(entry)
-                entry += 1
                 if count > 0 {
                     if kind == .object {
-                        objects.append(builder.makeObject(capacity: count))
+                        let shape = shapes.shape(ofObject: entry, count: count, in: self, removingNulls: builder.removesNulls) {
+                            builder.makeShape(keys: $0)
+                        }
+                        if shape >= 0 {
+                            objects.append((builder.makeObject(shape: shapes[shape]), shape, 0))
+                        } else {
+                            objects.append((builder.makeObject(capacity: count), -1, 0))
+                        }
                         keys.append("")
                     } else {
                         arrays.append(builder.makeArray(capacity: count))
                     }
+                    entry += 1
                     frames.append((kind == .object, count))
                     continue
                 }
+                entry += 1
                 value = kind == .object ? builder.finish(builder.makeObject(capacity: 0)) : builder.finish(builder.makeArray(capacity: 0))
             case .null where builder.removesNulls && !frames.isEmpty:
                 entry += 1
+                // Shaped objects hold no nulls under null removal, so this one has its key.
+                if frames[frames.count - 1].isObject {
+                    builder.removeValue(forKey: keys[keys.count - 1], from: &objects[objects.count - 1].buffer)
+                }
                 // Left out of its container, which still counts it.
                 frames[frames.count - 1].remaining -= 1
                 guard frames[frames.count - 1].remaining == 0 else { continue }
@@ -79,7 +113,14 @@ extension JSONTapeReader {
             while true {
                 guard let top = frames.indices.last else { return value }
                 if frames[top].isObject {
-                    builder.insert(consume value, forKey: keys[keys.count - 1], into: &objects[objects.count - 1])
+                    let last = objects.count - 1
+                    let shape = objects[last].shape
+                    if shape >= 0 {
+                        builder.set(consume value, slot: objects[last].slot, of: shapes[shape], in: &objects[last].buffer)
+                        objects[last].slot += 1
+                    } else {
+                        builder.insert(consume value, forKey: keys[keys.count - 1], into: &objects[last].buffer)
+                    }
                 } else {
                     builder.append(consume value, to: &arrays[arrays.count - 1])
                 }

@@ -65,6 +65,10 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
         object.buffer[key] = value
     }
 
+    package func removeValue(forKey key: String, from object: inout Values<[String: ParameterValue]>) {
+        object.buffer.removeValue(forKey: key)
+    }
+
     package func finish(_ array: Values<[ParameterValue]>) -> ParameterValue {
         .array(ParameterArray(array.buffer, height: array.height))
     }
@@ -73,6 +77,15 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
         // A repeated key replaced an earlier value, so the height may be above the values'; an
         // upper bound is all the cell needs.
         .dictionary(ParameterDictionary(object.buffer, height: object.height))
+    }
+
+    package func makeShape(keys: [String]) -> JSONDictionaryShape<ParameterValue>? { JSONDictionaryShape(keys: keys, placeholder: .null) }
+    package func makeObject(shape: JSONDictionaryShape<ParameterValue>) -> Values<[String: ParameterValue]> { Values(buffer: shape.object) }
+
+    package func set(_ value: consuming ParameterValue, slot: Int, of shape: JSONDictionaryShape<ParameterValue>,
+                     in object: inout Values<[String: ParameterValue]>) {
+        object.note(value)
+        shape.set(value, slot: slot, in: &object.buffer)
     }
 }
 

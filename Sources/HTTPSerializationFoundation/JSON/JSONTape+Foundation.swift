@@ -49,8 +49,16 @@ private struct JSONFoundationBuilder: JSONTapeBuilding {
     func makeObject(capacity: Int) -> [String: Any] { Dictionary(minimumCapacity: capacity) }
     func append(_ value: consuming Any, to array: inout [Any]) { array.append(value) }
     func insert(_ value: consuming Any, forKey key: String, into object: inout [String: Any]) { object[key] = value }
+    func removeValue(forKey key: String, from object: inout [String: Any]) { object.removeValue(forKey: key) }
     func finish(_ array: [Any]) -> Any { array }
     func finish(_ object: [String: Any]) -> Any { object }
+
+    // Placeholders are `Int`s, which an `Any` holds inline: copying the template retains none.
+    func makeShape(keys: [String]) -> JSONDictionaryShape<Any>? { JSONDictionaryShape(keys: keys, placeholder: 0) }
+    func makeObject(shape: JSONDictionaryShape<Any>) -> [String: Any] { shape.object }
+    func set(_ value: consuming Any, slot: Int, of shape: JSONDictionaryShape<Any>, in object: inout [String: Any]) {
+        shape.set(value, slot: slot, in: &object)
+    }
 }
 
 /// One `NSNumber` per small integer in a document, made when first seen: counts, flags and
