@@ -10,13 +10,13 @@
 /// A shape is made on the second sighting of a key sequence, so a document of unlike
 /// objects pays only the signature pass over each object's keys. Keys are compared as raw
 /// text: text that differs but decodes the same (an escaped key) only misses the template.
-@usableFromInline package struct JSONObjectShapes<Shape> {
+@usableFromInline package struct JSONObjectShapes<Template, Slot> {
     /// One line of the table: the last object seen with a signature, and its shape if made.
     @usableFromInline struct Line {
         @usableFromInline var signature: UInt64
         /// The object's tape entry, or -1 for an empty line.
         @usableFromInline var exemplar: Int
-        /// An index into `made`, or -1 before the shape is made.
+        /// An index into `templates`, or -1 before the shape is made.
         @usableFromInline var shape: Int
 
         @inlinable init(signature: UInt64, exemplar: Int, shape: Int) {
@@ -27,7 +27,11 @@
     }
 
     @usableFromInline var lines: [Line] = []
-    @usableFromInline var made: [Shape] = []
+    @usableFromInline var templates: [Template] = []
+    /// Where each template's slots start in `slots`.
+    @usableFromInline var firstSlots: [Int] = []
+    /// Every template's slots, one after another, so a shaped object's next slot is one index on.
+    @usableFromInline package private(set) var slots: [Slot] = []
     /// Set when the builder made no shape: it keeps none, so it is not asked again.
     @usableFromInline var declined = false
 
@@ -38,22 +42,21 @@
 
     @inlinable package init() {}
 
-    @inlinable package subscript(shape: Int) -> Shape { made[shape] }
-
-    /// The shape to build the object at `entry`, of `count` keys, from, or -1 to build it key
-    /// by key.
+    /// The template to build the object at `entry`, of `count` keys, from, and the index in
+    /// ``slots`` of its first key's slot; nil to build it key by key.
     ///
     /// With `removingNulls`, an object with a null value is built key by key, so a shaped
     /// object sets every one of its slots.
     @inlinable package mutating func shape(
-        ofObject entry: Int, count: Int, in tape: JSONTapeReader, removingNulls: Bool, make: ([String]) -> Shape?
-    ) -> Int {
-        guard count <= Self.maximumKeys, !declined else { return -1 }
+        ofObject entry: Int, count: Int, in tape: JSONTapeReader, removingNulls: Bool,
+        make: ([String]) -> (template: Template, slots: [Slot])?
+    ) -> (template: Template, firstSlot: Int)? {
+        guard count <= Self.maximumKeys, !declined else { return nil }
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var signature = UInt64(truncatingIfNeeded: count) &* multiplier
         var key = entry + 1
         for _ in 0..<count {
-            if removingNulls && tape.kind(key + 1) == .null { return -1 }
+            if removingNulls && tape.kind(key + 1) == .null { return nil }
             signature = (signature ^ JSONTapeReader.keyHash(tape.text(key))) &* multiplier
             key = tape.next(key + 1)
         }
@@ -63,9 +66,9 @@
         let line = lines[index]
         guard line.exemplar >= 0, line.signature == signature, tape.sameKeys(entry, line.exemplar, count: count) else {
             lines[index] = Line(signature: signature, exemplar: entry, shape: -1)
-            return -1
+            return nil
         }
-        if line.shape >= 0 { return line.shape }
+        if line.shape >= 0 { return (templates[line.shape], firstSlots[line.shape]) }
         // The second object with these keys: make the template.
         var names: [String] = []
         names.reserveCapacity(count)
@@ -74,13 +77,15 @@
             names.append(tape.string(key))
             key = tape.next(key + 1)
         }
-        guard let shape = make(names) else {
+        guard let made = make(names) else {
             declined = true
-            return -1
+            return nil
         }
-        made.append(shape)
-        lines[index].shape = made.count - 1
-        return made.count - 1
+        lines[index].shape = templates.count
+        templates.append(made.template)
+        firstSlots.append(slots.count)
+        slots.append(contentsOf: made.slots)
+        return (made.template, slots.count - made.slots.count)
     }
 }
 
@@ -100,28 +105,19 @@ extension JSONTapeReader {
     }
 }
 
-/// A dictionary template for ``JSONObjectShapes``: the keys with placeholder values, and
+/// Dictionary templates for ``JSONObjectShapes``: the keys with placeholder values, and
 /// where each key sits.
 ///
-/// A dictionary copied from the template keeps its layout, so a key's index in the template
-/// is its index in the copy, and a value is set through `values[index]` without hashing.
-@usableFromInline package struct JSONDictionaryShape<Value> {
-    @usableFromInline let template: [String: Value]
-    @usableFromInline let indices: [Dictionary<String, Value>.Index]
-
-    /// A repeated key has one index for all its slots, so the last value set wins, as the
-    /// last of duplicate keys does when they are inserted.
-    @inlinable package init(keys: [String], placeholder: Value) {
+/// A dictionary copied from its template keeps the template's layout, so a key's index in the
+/// template is its index in the copy, and a value is set through `values[index]` without
+/// hashing.
+@usableFromInline package enum JSONDictionaryShape {
+    /// A template of `keys`. A repeated key has one index for all its slots, so the last value
+    /// set wins, as the last of duplicate keys does when they are inserted.
+    @inlinable package static func make<Value>(keys: [String], placeholder: Value)
+        -> (template: [String: Value], slots: [Dictionary<String, Value>.Index]) {
         var template = [String: Value](minimumCapacity: keys.count)
         for key in keys { template[key] = placeholder }
-        indices = keys.map { template.index(forKey: $0)! }
-        self.template = template
-    }
-
-    /// A dictionary with the template's keys; its first `set` copies the template.
-    @inlinable package var object: [String: Value] { template }
-
-    @inlinable package func set(_ value: consuming Value, slot: Int, in dictionary: inout [String: Value]) {
-        dictionary.values[indices[slot]] = value
+        return (template, keys.map { template.index(forKey: $0)! })
     }
 }

@@ -9,6 +9,8 @@
     /// A template for objects that have the same keys in the same order (see
     /// ``JSONObjectShapes``); `Never` where the builder keeps none.
     associatedtype ObjectShape = Never
+    /// Where one of a template's keys sits; plain data, so reading one retains nothing.
+    associatedtype ObjectSlot = Never
 
     /// Whether nulls inside containers are left out (AFNetworking's null removal).
     var removesNulls: Bool { get }
@@ -26,19 +28,19 @@
     func finish(_ array: ArrayBuffer) -> Value
     func finish(_ object: ObjectBuffer) -> Value
 
-    /// A template for objects with exactly `keys`, in this order (a key may repeat), or nil
-    /// where the builder keeps none.
-    func makeShape(keys: [String]) -> ObjectShape?
-    /// An object with the shape's keys, each of which is then set once, by its position.
+    /// A template for objects with exactly `keys`, in this order (a key may repeat), and the
+    /// slot of each key, or nil where the builder keeps none.
+    func makeShape(keys: [String]) -> (template: ObjectShape, slots: [ObjectSlot])?
+    /// An object with the template's keys, each of which is then set once, through its slot.
     func makeObject(shape: ObjectShape) -> ObjectBuffer
-    /// Sets the value of the shape's key number `slot`.
-    func set(_ value: consuming Value, slot: Int, of shape: ObjectShape, in object: inout ObjectBuffer)
+    /// Sets the value in `slot` of an object made from a template.
+    func set(_ value: consuming Value, at slot: ObjectSlot, in object: inout ObjectBuffer)
 }
 
-extension JSONTapeBuilding where ObjectShape == Never {
-    @inlinable package func makeShape(keys: [String]) -> Never? { nil }
+extension JSONTapeBuilding where ObjectShape == Never, ObjectSlot == Never {
+    @inlinable package func makeShape(keys: [String]) -> (template: Never, slots: [Never])? { nil }
     @inlinable package func makeObject(shape: Never) -> ObjectBuffer {}
-    @inlinable package func set(_ value: consuming Value, slot: Int, of shape: Never, in object: inout ObjectBuffer) {}
+    @inlinable package func set(_ value: consuming Value, at slot: Never, in object: inout ObjectBuffer) {}
 }
 
 extension JSONTapeReader {
@@ -46,13 +48,14 @@ extension JSONTapeReader {
     @inlinable package func build<Builder: JSONTapeBuilding>(with builder: Builder) -> Builder.Value {
         // Open containers, innermost last. Arrays and objects keep their buffers on stacks of
         // their own (mutated in place), and `frames` says which is which and how many values
-        // each still expects. An object built from a shape (`shape >= 0`) sets its values by
-        // position and makes no key; any other collects its keys in `keys`.
+        // each still expects. An object built from a shape sets its values through the shape's
+        // slots (`slot` counts up from its first) and makes no key; any other (`slot < 0`)
+        // collects its keys in `keys`.
         var frames: [(isObject: Bool, remaining: Int)] = []
         var arrays: [Builder.ArrayBuffer] = []
-        var objects: [(buffer: Builder.ObjectBuffer, shape: Int, slot: Int)] = []
+        var objects: [(buffer: Builder.ObjectBuffer, slot: Int)] = []
         var keys: [String] = []
-        var shapes = JSONObjectShapes<Builder.ObjectShape>()
+        var shapes = JSONObjectShapes<Builder.ObjectShape, Builder.ObjectSlot>()
 
         /// Removes the innermost container, which is full, and returns it as a value.
         func close() -> Builder.Value {
@@ -67,7 +70,7 @@ extension JSONTapeReader {
         while true {
             // An object's next value follows its key.
             if let top = frames.last, top.isObject {
-                if objects[objects.count - 1].shape < 0 { keys[keys.count - 1] = string(entry) }
+                if objects[objects.count - 1].slot < 0 { keys[keys.count - 1] = string(entry) }
                 entry += 1
             }
             var value: Builder.Value
@@ -80,10 +83,10 @@ extension JSONTapeReader {
                         let shape = shapes.shape(ofObject: entry, count: count, in: self, removingNulls: builder.removesNulls) {
                             builder.makeShape(keys: $0)
                         }
-                        if shape >= 0 {
-                            objects.append((builder.makeObject(shape: shapes[shape]), shape, 0))
+                        if let shape {
+                            objects.append((builder.makeObject(shape: shape.template), shape.firstSlot))
                         } else {
-                            objects.append((builder.makeObject(capacity: count), -1, 0))
+                            objects.append((builder.makeObject(capacity: count), -1))
                         }
                         keys.append("")
                     } else {
@@ -114,10 +117,10 @@ extension JSONTapeReader {
                 guard let top = frames.indices.last else { return value }
                 if frames[top].isObject {
                     let last = objects.count - 1
-                    let shape = objects[last].shape
-                    if shape >= 0 {
-                        builder.set(consume value, slot: objects[last].slot, of: shapes[shape], in: &objects[last].buffer)
-                        objects[last].slot += 1
+                    let slot = objects[last].slot
+                    if slot >= 0 {
+                        builder.set(consume value, at: shapes.slots[slot], in: &objects[last].buffer)
+                        objects[last].slot = slot + 1
                     } else {
                         builder.insert(consume value, forKey: keys[keys.count - 1], into: &objects[last].buffer)
                     }

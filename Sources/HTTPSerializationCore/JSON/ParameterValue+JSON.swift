@@ -79,13 +79,16 @@ private struct ParameterValueBuilder: JSONTapeBuilding {
         .dictionary(ParameterDictionary(object.buffer, height: object.height))
     }
 
-    package func makeShape(keys: [String]) -> JSONDictionaryShape<ParameterValue>? { JSONDictionaryShape(keys: keys, placeholder: .null) }
-    package func makeObject(shape: JSONDictionaryShape<ParameterValue>) -> Values<[String: ParameterValue]> { Values(buffer: shape.object) }
+    package func makeShape(keys: [String]) -> (template: [String: ParameterValue], slots: [Dictionary<String, ParameterValue>.Index])? {
+        JSONDictionaryShape.make(keys: keys, placeholder: .null)
+    }
 
-    package func set(_ value: consuming ParameterValue, slot: Int, of shape: JSONDictionaryShape<ParameterValue>,
+    package func makeObject(shape: [String: ParameterValue]) -> Values<[String: ParameterValue]> { Values(buffer: shape) }
+
+    package func set(_ value: consuming ParameterValue, at slot: Dictionary<String, ParameterValue>.Index,
                      in object: inout Values<[String: ParameterValue]>) {
         object.note(value)
-        shape.set(value, slot: slot, in: &object.buffer)
+        object.buffer.values[slot] = value
     }
 }
 

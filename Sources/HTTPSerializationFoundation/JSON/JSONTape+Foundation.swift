@@ -54,10 +54,12 @@ private struct JSONFoundationBuilder: JSONTapeBuilding {
     func finish(_ object: [String: Any]) -> Any { object }
 
     // Placeholders are `Int`s, which an `Any` holds inline: copying the template retains none.
-    func makeShape(keys: [String]) -> JSONDictionaryShape<Any>? { JSONDictionaryShape(keys: keys, placeholder: 0) }
-    func makeObject(shape: JSONDictionaryShape<Any>) -> [String: Any] { shape.object }
-    func set(_ value: consuming Any, slot: Int, of shape: JSONDictionaryShape<Any>, in object: inout [String: Any]) {
-        shape.set(value, slot: slot, in: &object)
+    func makeShape(keys: [String]) -> (template: [String: Any], slots: [Dictionary<String, Any>.Index])? {
+        JSONDictionaryShape.make(keys: keys, placeholder: 0)
+    }
+    func makeObject(shape: [String: Any]) -> [String: Any] { shape }
+    func set(_ value: consuming Any, at slot: Dictionary<String, Any>.Index, in object: inout [String: Any]) {
+        object.values[slot] = value
     }
 }
 
