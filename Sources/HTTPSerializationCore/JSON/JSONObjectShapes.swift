@@ -28,8 +28,11 @@
 
     @usableFromInline var lines: [Line] = []
     @usableFromInline var templates: [Template] = []
-    /// Where each template's slots start in `slots`.
-    @usableFromInline var firstSlots: [Int] = []
+    /// Each template's object (whose keys it has), key count, and first slot in `slots`.
+    @usableFromInline var made: [(exemplar: Int, count: Int, firstSlot: Int)] = []
+    /// The shape last used at each depth: the next object at that depth is tried against it
+    /// first, which in an array of records skips the signature pass.
+    @usableFromInline var lastAtDepth: [Int] = []
     /// Every template's slots, one after another, so a shaped object's next slot is one index on.
     @usableFromInline package private(set) var slots: [Slot] = []
     /// Set when the builder made no shape: it keeps none, so it is not asked again.
@@ -42,16 +45,31 @@
 
     @inlinable package init() {}
 
-    /// The template to build the object at `entry`, of `count` keys, from, and the index in
-    /// ``slots`` of its first key's slot; nil to build it key by key.
+    /// The template to build the object at `entry`, of `count` keys and `depth` containers
+    /// deep, from, and the index in ``slots`` of its first key's slot; nil to build it key by
+    /// key.
     ///
     /// With `removingNulls`, an object with a null value is built key by key, so a shaped
     /// object sets every one of its slots.
     @inlinable package mutating func shape(
-        ofObject entry: Int, count: Int, in tape: JSONTapeReader, removingNulls: Bool,
+        ofObject entry: Int, count: Int, depth: Int, in tape: JSONTapeReader, removingNulls: Bool,
         make: ([String]) -> (template: Template, slots: [Slot])?
     ) -> (template: Template, firstSlot: Int)? {
         guard count <= Self.maximumKeys, !declined else { return nil }
+        if depth < lastAtDepth.count, case let last = lastAtDepth[depth], last >= 0, made[last].count == count,
+           tape.sameKeys(entry, made[last].exemplar, count: count, refusingNulls: removingNulls) {
+            return (templates[last], made[last].firstSlot)
+        }
+        guard let shape = lookUp(entry, count: count, in: tape, removingNulls: removingNulls, make: make) else { return nil }
+        if depth >= lastAtDepth.count { lastAtDepth += repeatElement(-1, count: depth + 1 - lastAtDepth.count) }
+        lastAtDepth[depth] = shape
+        return (templates[shape], made[shape].firstSlot)
+    }
+
+    /// The shape of the object at `entry` by its signature, made on the second sighting.
+    @inlinable mutating func lookUp(
+        _ entry: Int, count: Int, in tape: JSONTapeReader, removingNulls: Bool, make: ([String]) -> (template: Template, slots: [Slot])?
+    ) -> Int? {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
         var signature = UInt64(truncatingIfNeeded: count) &* multiplier
         var key = entry + 1
@@ -68,7 +86,7 @@
             lines[index] = Line(signature: signature, exemplar: entry, shape: -1)
             return nil
         }
-        if line.shape >= 0 { return (templates[line.shape], firstSlots[line.shape]) }
+        if line.shape >= 0 { return line.shape }
         // The second object with these keys: make the template.
         var names: [String] = []
         names.reserveCapacity(count)
@@ -77,24 +95,26 @@
             names.append(tape.string(key))
             key = tape.next(key + 1)
         }
-        guard let made = make(names) else {
+        guard let template = make(names) else {
             declined = true
             return nil
         }
-        lines[index].shape = templates.count
-        templates.append(made.template)
-        firstSlots.append(slots.count)
-        slots.append(contentsOf: made.slots)
-        return (made.template, slots.count - made.slots.count)
+        let shape = templates.count
+        lines[index].shape = shape
+        templates.append(template.template)
+        made.append((entry, count, slots.count))
+        slots.append(contentsOf: template.slots)
+        return shape
     }
 }
 
 extension JSONTapeReader {
     /// Whether the objects at `a` and `b`, of `count` keys each, have the same keys in the
-    /// same order, as raw text.
-    @inlinable package func sameKeys(_ a: Int, _ b: Int, count: Int) -> Bool {
+    /// same order, as raw text; with `refusingNulls`, also whether no value of `a` is null.
+    @inlinable package func sameKeys(_ a: Int, _ b: Int, count: Int, refusingNulls: Bool = false) -> Bool {
         var left = a + 1, right = b + 1
         for _ in 0..<count {
+            if refusingNulls && kind(left + 1) == .null { return false }
             // Kind, flags and length in one compare, then the text.
             guard words[2 * left] == words[2 * right],
                   Self.equal(base + offset(left), base + offset(right), count: length(left)) else { return false }
