@@ -45,6 +45,63 @@ struct JSONObjectShapesTests {
         #expect(try Self.parse(long) == [["a rather longer key name": 1], ["a rather longer key name": 2], ["a rather LONGER key name": 3], ["a rather longer key name": 4]])
     }
 
+    /// The tape entries of a top-level array's elements.
+    static func elements(_ reader: JSONTapeReader) -> [Int] {
+        var entries: [Int] = []
+        var entry = 1
+        for _ in 0..<reader.length(0) {
+            entries.append(entry)
+            entry = reader.next(entry)
+        }
+        return entries
+    }
+
+    @Test("objects whose signatures collide across key counts are each built from their own keys")
+    func signatureCollisionsAcrossCounts() throws {
+        // Keys found (by inverting the signature's mixing) so that a one-key object's signature
+        // equals a two- or three-key object's; the check below keeps the test honest if the
+        // hash changes. A template used across counts left a placeholder in, or walked past
+        // the shorter object into its siblings.
+        let placeholder = #"[{"a":1,"1HP9RO{F,XK|)3]%":2},{"a":1,"1HP9RO{F,XK|)3]%":2},{"a":3}]"#
+        let walkPast = #"[{"a":0},"b",0,"}$1:mrUv9[AUXjC@",0,{"a":0},{"a":1,"b":2,"}$1:mrUv9[AUXjC@":3}]"#
+        for (text, pair) in [(placeholder, (0, 2)), (walkPast, (0, 6))] {
+            let collide = try JSONTape.withParsed(Data(text.utf8), maximumDepth: 16) { reader in
+                let entries = Self.elements(reader)
+                return JSONObjectShapes<Int, Int>.signature(ofObject: entries[pair.0], in: reader, refusingNulls: false)
+                    == JSONObjectShapes<Int, Int>.signature(ofObject: entries[pair.1], in: reader, refusingNulls: false)
+            }
+            #expect(collide, "the crafted signatures no longer collide: \(text)")
+        }
+        #expect(try Self.parse(placeholder) == [["a": 1, "1HP9RO{F,XK|)3]%": 2], ["a": 1, "1HP9RO{F,XK|)3]%": 2], ["a": 3]])
+        #expect(try Self.parse(walkPast) == [["a": 0], "b", 0, "}$1:mrUv9[AUXjC@", 0, ["a": 0], ["a": 1, "b": 2, "}$1:mrUv9[AUXjC@": 3]])
+    }
+
+    @Test("a key sequence gets its template at its second sighting, and finds it again after another took its line")
+    func templatesMadeOnceAndFoundAgain() throws {
+        // Two one-key objects whose signatures share a table line.
+        let names = (0..<400).map { "k\($0)" }
+        let lines = try JSONTape.withParsed(Data(("[" + names.map { #"{"\#($0)":0}"# }.joined(separator: ",") + "]").utf8), maximumDepth: 16) { reader in
+            Self.elements(reader).map { JSONObjectShapes<Int, Int>.line(of: JSONObjectShapes<Int, Int>.signature(ofObject: $0, in: reader, refusingNulls: false)!) }
+        }
+        let first = try #require(lines.indices.first { index in lines[..<index].contains(lines[index]) })
+        let second = try #require(lines[..<first].firstIndex(of: lines[first]))
+        let (a, b) = (names[first], names[second])
+        let order = [a, a, b, b, a, a, b, b, a]
+        let text = "[" + order.map { #"{"\#($0)":0}"# }.joined(separator: ",") + "]"
+        let (used, made) = try JSONTape.withParsed(Data(text.utf8), maximumDepth: 16) { reader -> ([Int?], Int) in
+            var shapes = JSONObjectShapes<[String], Int>()
+            let used = Self.elements(reader).map { entry in
+                shapes.shape(ofObject: entry, count: reader.length(entry), depth: 1, in: reader, removingNulls: false) { keys in
+                    (keys, Array(keys.indices))
+                }?.firstSlot
+            }
+            return (used, shapes.templateCount)
+        }
+        // nil at each first sighting; then a's template (first slot 0) and b's (first slot 1).
+        #expect(used == [nil, 0, nil, 1, 0, 0, 1, 1, 0])
+        #expect(made == 2)
+    }
+
     @Test("objects of 1, 64 and 65 keys, and empty ones, repeated, keep every key")
     func widths() throws {
         for width in [0, 1, 64, 65] {

@@ -28,8 +28,11 @@
 
     @usableFromInline var lines: [Line] = []
     @usableFromInline var templates: [Template] = []
-    /// Each template's object (whose keys it has), key count, and first slot in `slots`.
-    @usableFromInline var made: [(exemplar: Int, count: Int, firstSlot: Int)] = []
+    /// Each template's object (whose keys it has) and first slot in `slots`.
+    @usableFromInline var made: [(exemplar: Int, firstSlot: Int)] = []
+    /// Every shape made, by signature, so one whose line another signature took is found
+    /// again rather than made twice.
+    @usableFromInline var madeBySignature: [UInt64: Int] = [:]
     /// The shape last used at each depth: the next object at that depth is tried against it
     /// first, which in an array of records skips the signature pass.
     @usableFromInline var lastAtDepth: [Int] = []
@@ -42,6 +45,9 @@
     @inlinable static var lineCount: Int { 64 }
     /// Larger objects are built key by key: records this wide are rare, and they seldom repeat.
     @inlinable static var maximumKeys: Int { 64 }
+    /// Templates a document may make; later key sequences are built key by key. A bound on
+    /// the memory a hostile document of ever-new key sequences can make templates take.
+    @inlinable static var maximumShapes: Int { 1024 }
 
     @inlinable package init() {}
 
@@ -56,8 +62,8 @@
         make: ([String]) -> (template: Template, slots: [Slot])?
     ) -> (template: Template, firstSlot: Int)? {
         guard count <= Self.maximumKeys, !declined else { return nil }
-        if depth < lastAtDepth.count, case let last = lastAtDepth[depth], last >= 0, made[last].count == count,
-           tape.sameKeys(entry, made[last].exemplar, count: count, refusingNulls: removingNulls) {
+        if depth < lastAtDepth.count, case let last = lastAtDepth[depth], last >= 0,
+           tape.sameKeys(entry, made[last].exemplar, refusingNulls: removingNulls) {
             return (templates[last], made[last].firstSlot)
         }
         guard let shape = lookUp(entry, count: count, in: tape, removingNulls: removingNulls, make: make) else { return nil }
@@ -70,27 +76,25 @@
     @inlinable mutating func lookUp(
         _ entry: Int, count: Int, in tape: JSONTapeReader, removingNulls: Bool, make: ([String]) -> (template: Template, slots: [Slot])?
     ) -> Int? {
-        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var signature = UInt64(truncatingIfNeeded: count) &* multiplier
-        var key = entry + 1
-        for _ in 0..<count {
-            if removingNulls && tape.kind(key + 1) == .null { return nil }
-            signature = (signature ^ JSONTapeReader.keyHash(tape.text(key))) &* multiplier
-            key = tape.next(key + 1)
-        }
-        signature ^= signature >> 29
+        guard let signature = Self.signature(ofObject: entry, in: tape, refusingNulls: removingNulls) else { return nil }
         if lines.isEmpty { lines = Array(repeating: Line(signature: 0, exemplar: -1, shape: -1), count: Self.lineCount) }
-        let index = Int(truncatingIfNeeded: signature >> 32) & (Self.lineCount - 1)
+        let index = Self.line(of: signature)
         let line = lines[index]
-        guard line.exemplar >= 0, line.signature == signature, tape.sameKeys(entry, line.exemplar, count: count) else {
+        guard line.exemplar >= 0, line.signature == signature, tape.sameKeys(entry, line.exemplar) else {
+            // The line holds other keys, or none; a shape made before may still be known.
+            if let shape = madeBySignature[signature], tape.sameKeys(entry, made[shape].exemplar) {
+                lines[index] = Line(signature: signature, exemplar: made[shape].exemplar, shape: shape)
+                return shape
+            }
             lines[index] = Line(signature: signature, exemplar: entry, shape: -1)
             return nil
         }
         if line.shape >= 0 { return line.shape }
+        guard templates.count < Self.maximumShapes else { return nil }
         // The second object with these keys: make the template.
         var names: [String] = []
         names.reserveCapacity(count)
-        key = entry + 1
+        var key = entry + 1
         for _ in 0..<count {
             names.append(tape.string(key))
             key = tape.next(key + 1)
@@ -100,18 +104,48 @@
             return nil
         }
         let shape = templates.count
-        lines[index].shape = shape
+        lines[index] = Line(signature: signature, exemplar: entry, shape: shape)
+        madeBySignature[signature] = shape
         templates.append(template.template)
-        made.append((entry, count, slots.count))
+        made.append((entry, slots.count))
         slots.append(contentsOf: template.slots)
         return shape
     }
 }
 
+extension JSONObjectShapes {
+    /// The object's key count and a hash of each key's raw bytes, mixed; nil with
+    /// `refusingNulls` when a value is null.
+    @inlinable package static func signature(ofObject entry: Int, in tape: JSONTapeReader, refusingNulls: Bool) -> UInt64? {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let count = tape.length(entry)
+        var signature = UInt64(truncatingIfNeeded: count) &* multiplier
+        var key = entry + 1
+        for _ in 0..<count {
+            if refusingNulls && tape.kind(key + 1) == .null { return nil }
+            signature = (signature ^ JSONTapeReader.keyHash(tape.text(key))) &* multiplier
+            key = tape.next(key + 1)
+        }
+        return signature ^ signature >> 29
+    }
+
+    /// The table line a signature goes in.
+    @inlinable package static func line(of signature: UInt64) -> Int {
+        Int(truncatingIfNeeded: signature >> 32) & (lineCount - 1)
+    }
+
+    /// How many templates this document has made.
+    package var templateCount: Int { templates.count }
+}
+
 extension JSONTapeReader {
-    /// Whether the objects at `a` and `b`, of `count` keys each, have the same keys in the
-    /// same order, as raw text; with `refusingNulls`, also whether no value of `a` is null.
-    @inlinable package func sameKeys(_ a: Int, _ b: Int, count: Int, refusingNulls: Bool = false) -> Bool {
+    /// Whether the objects at `a` and `b` have the same keys in the same order, as raw text;
+    /// with `refusingNulls`, also whether no value of `a` is null.
+    @inlinable package func sameKeys(_ a: Int, _ b: Int, refusingNulls: Bool = false) -> Bool {
+        // The counts first: a signature can match across counts, and the walk below must not
+        // run past the shorter object.
+        let count = length(a)
+        guard length(b) == count else { return false }
         var left = a + 1, right = b + 1
         for _ in 0..<count {
             if refusingNulls && kind(left + 1) == .null { return false }

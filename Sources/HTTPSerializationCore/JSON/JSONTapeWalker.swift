@@ -31,7 +31,8 @@
     /// A template for objects with exactly `keys`, in this order (a key may repeat), and the
     /// slot of each key, or nil where the builder keeps none.
     func makeShape(keys: [String]) -> (template: ObjectShape, slots: [ObjectSlot])?
-    /// An object with the template's keys, each of which is then set once, through its slot.
+    /// An object with the template's keys; the walker then sets each of its slots once (a key
+    /// that repeats has one index for all its slots, so the last value set stays).
     func makeObject(shape: ObjectShape) -> ObjectBuffer
     /// Sets the value in `slot` of an object made from a template.
     func set(_ value: consuming Value, at slot: ObjectSlot, in object: inout ObjectBuffer)
