@@ -91,7 +91,7 @@ struct JSONObjectShapesTests {
         let (used, made) = try JSONTape.withParsed(Data(text.utf8), maximumDepth: 16) { reader -> ([Int?], Int) in
             var shapes = JSONObjectShapes<[String], Int>()
             let used = Self.elements(reader).map { entry in
-                shapes.shape(ofObject: entry, count: reader.length(entry), depth: 1, in: reader, removingNulls: false) { keys in
+                shapes.shape(ofObject: entry, depth: 1, in: reader, removingNulls: false) { keys in
                     (keys, Array(keys.indices))
                 }?.firstSlot
             }

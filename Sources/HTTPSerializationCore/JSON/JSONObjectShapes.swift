@@ -11,27 +11,24 @@
 /// objects pays only the signature pass over each object's keys. Keys are compared as raw
 /// text: text that differs but decodes the same (an escaped key) only misses the template.
 @usableFromInline package struct JSONObjectShapes<Template, Slot> {
-    /// One line of the table: the last object seen with a signature, and its shape if made.
+    /// One line of the table: the last object seen with a signature and no shape yet.
     @usableFromInline struct Line {
         @usableFromInline var signature: UInt64
         /// The object's tape entry, or -1 for an empty line.
         @usableFromInline var exemplar: Int
-        /// An index into `templates`, or -1 before the shape is made.
-        @usableFromInline var shape: Int
 
-        @inlinable init(signature: UInt64, exemplar: Int, shape: Int) {
+        @inlinable init(signature: UInt64, exemplar: Int) {
             self.signature = signature
             self.exemplar = exemplar
-            self.shape = shape
         }
     }
 
+    /// Key sequences seen once, awaiting a second sighting.
     @usableFromInline var lines: [Line] = []
     @usableFromInline var templates: [Template] = []
     /// Each template's object (whose keys it has) and first slot in `slots`.
     @usableFromInline var made: [(exemplar: Int, firstSlot: Int)] = []
-    /// Every shape made, by signature, so one whose line another signature took is found
-    /// again rather than made twice.
+    /// Every shape made, by signature.
     @usableFromInline var madeBySignature: [UInt64: Int] = [:]
     /// The shape last used at each depth: the next object at that depth is tried against it
     /// first, which in an array of records skips the signature pass.
@@ -51,22 +48,21 @@
 
     @inlinable package init() {}
 
-    /// The template to build the object at `entry`, of `count` keys and `depth` containers
-    /// deep, from, and the index in ``slots`` of its first key's slot; nil to build it key by
-    /// key.
+    /// The template to build the object at `entry`, `depth` containers deep, from, and the
+    /// index in ``slots`` of its first key's slot; nil to build it key by key.
     ///
     /// With `removingNulls`, an object with a null value is built key by key, so a shaped
     /// object sets every one of its slots.
     @inlinable package mutating func shape(
-        ofObject entry: Int, count: Int, depth: Int, in tape: JSONTapeReader, removingNulls: Bool,
+        ofObject entry: Int, depth: Int, in tape: JSONTapeReader, removingNulls: Bool,
         make: ([String]) -> (template: Template, slots: [Slot])?
     ) -> (template: Template, firstSlot: Int)? {
-        guard count <= Self.maximumKeys, !declined else { return nil }
+        guard tape.length(entry) <= Self.maximumKeys, !declined else { return nil }
         if depth < lastAtDepth.count, case let last = lastAtDepth[depth], last >= 0,
            tape.sameKeys(entry, made[last].exemplar, refusingNulls: removingNulls) {
             return (templates[last], made[last].firstSlot)
         }
-        guard let shape = lookUp(entry, count: count, in: tape, removingNulls: removingNulls, make: make) else { return nil }
+        guard let shape = lookUp(entry, in: tape, removingNulls: removingNulls, make: make) else { return nil }
         if depth >= lastAtDepth.count { lastAtDepth += repeatElement(-1, count: depth + 1 - lastAtDepth.count) }
         lastAtDepth[depth] = shape
         return (templates[shape], made[shape].firstSlot)
@@ -74,24 +70,22 @@
 
     /// The shape of the object at `entry` by its signature, made on the second sighting.
     @inlinable mutating func lookUp(
-        _ entry: Int, count: Int, in tape: JSONTapeReader, removingNulls: Bool, make: ([String]) -> (template: Template, slots: [Slot])?
+        _ entry: Int, in tape: JSONTapeReader, removingNulls: Bool, make: ([String]) -> (template: Template, slots: [Slot])?
     ) -> Int? {
         guard let signature = Self.signature(ofObject: entry, in: tape, refusingNulls: removingNulls) else { return nil }
-        if lines.isEmpty { lines = Array(repeating: Line(signature: 0, exemplar: -1, shape: -1), count: Self.lineCount) }
+        if let shape = madeBySignature[signature] {
+            return tape.sameKeys(entry, made[shape].exemplar) ? shape : nil
+        }
+        if lines.isEmpty { lines = Array(repeating: Line(signature: 0, exemplar: -1), count: Self.lineCount) }
         let index = Self.line(of: signature)
         let line = lines[index]
         guard line.exemplar >= 0, line.signature == signature, tape.sameKeys(entry, line.exemplar) else {
-            // The line holds other keys, or none; a shape made before may still be known.
-            if let shape = madeBySignature[signature], tape.sameKeys(entry, made[shape].exemplar) {
-                lines[index] = Line(signature: signature, exemplar: made[shape].exemplar, shape: shape)
-                return shape
-            }
-            lines[index] = Line(signature: signature, exemplar: entry, shape: -1)
+            lines[index] = Line(signature: signature, exemplar: entry)
             return nil
         }
-        if line.shape >= 0 { return line.shape }
         guard templates.count < Self.maximumShapes else { return nil }
         // The second object with these keys: make the template.
+        let count = tape.length(entry)
         var names: [String] = []
         names.reserveCapacity(count)
         var key = entry + 1
@@ -104,7 +98,7 @@
             return nil
         }
         let shape = templates.count
-        lines[index] = Line(signature: signature, exemplar: entry, shape: shape)
+        lines[index] = Line(signature: signature, exemplar: -1)
         madeBySignature[signature] = shape
         templates.append(template.template)
         made.append((entry, slots.count))

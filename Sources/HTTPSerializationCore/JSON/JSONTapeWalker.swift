@@ -81,7 +81,7 @@ extension JSONTapeReader {
                 let count = length(entry)
                 if count > 0 {
                     if kind == .object {
-                        let shape = shapes.shape(ofObject: entry, count: count, depth: frames.count, in: self, removingNulls: builder.removesNulls) {
+                        let shape = shapes.shape(ofObject: entry, depth: frames.count, in: self, removingNulls: builder.removesNulls) {
                             builder.makeShape(keys: $0)
                         }
                         if let shape {
