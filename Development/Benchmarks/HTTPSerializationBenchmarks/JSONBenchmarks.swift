@@ -70,6 +70,7 @@ enum JSONBenchmarks {
         let records = try? decodable.responseObject(for: response, data: data)
         check(records?.count == (quick ? 500 : 56_000), "Decodable serializer lost records")
         check(records == (try? JSONDecoder().decode([Record].self, from: data)), "Decodable serializer and JSONDecoder disagree")
+        let floor = floorScript(records, as: [Record].self)
 
         let times = fastest(runs: runs, [
             { consume(try? JSONSerialization.jsonObject(with: data)) },
@@ -77,6 +78,7 @@ enum JSONBenchmarks {
             { consume(try? nullFree.responseObject(for: response, data: data)) },
             { consume(try? JSONDecoder().decode([Record].self, from: data)) },
             { consume(try? decodable.responseObject(for: response, data: data)) },
+            { consume(try? CodableFloor.decode([Record].self, replaying: floor)) },
         ])
         let megabytes = Double(data.count) / 1e6
         print("")
@@ -86,6 +88,7 @@ enum JSONBenchmarks {
         print("  … removing null values     \(format(megabytes / times[2])) MB/s, \(format(times[0] / times[2], 2))x JSONSerialization   (target >= 5x)")
         print("  JSONDecoder                \(format(megabytes / times[3])) MB/s")
         print("  DecodableResponseSerializer \(format(megabytes / times[4])) MB/s, \(format(times[3] / times[4], 2))x JSONDecoder   (target >= 5x)")
+        printFloor(floor: times[5], decoder: times[3], ours: times[4])
         recordRatio("json-any-vs-jsonserialization", times[0] / times[1], target: 5)
         recordRatio("json-any-without-nulls-vs-jsonserialization", times[0] / times[2], target: 5)
         recordRatio("json-decodable-vs-jsondecoder", times[3] / times[4], target: 5)
@@ -152,6 +155,7 @@ enum JSONBenchmarks {
         }
         let ours = try? decodable.responseObject(for: response, data: data)
         check(ours != nil && ours == expected, "\(name): Decodable serializer and JSONDecoder disagree")
+        let floor = floorScript(expected, as: [Model].self)
         // Foundation's graph types numbers its own way (`-629236.0` an integer, long doubles
         // decimals that round): the tree is checked by writing it back for JSONDecoder.
         check(expected != nil && (try? JSONDecoder().decode([Model].self, from: ParameterValue(json: data).jsonData())) == expected,
@@ -163,14 +167,30 @@ enum JSONBenchmarks {
             { consume(try? ParameterValue(json: data)) },
             { consume(try? JSONDecoder().decode([Model].self, from: data)) },
             { consume(try? decodable.responseObject(for: response, data: data)) },
+            { consume(try? CodableFloor.decode([Model].self, replaying: floor)) },
         ])
         print("JSON response, \(name), \(data.count) bytes, \(count) records")
         print("  JSONResponseSerializer     \(format(times[0] / times[1], 2))x JSONSerialization   (target >= 4x); removing nulls \(format(times[0] / times[2], 2))x; ParameterValue(json:) \(format(times[0] / times[3], 2))x")
         print("  DecodableResponseSerializer \(format(times[4] / times[5], 2))x JSONDecoder   (target >= 3.5x)")
+        printFloor(floor: times[6], decoder: times[4], ours: times[5])
         recordRatio("json-any-\(key)-vs-jsonserialization", times[0] / times[1], target: 4)
         recordRatio("json-any-without-nulls-\(key)-vs-jsonserialization", times[0] / times[2], target: 4)
         recordRatio("json-typed-tree-\(key)-vs-jsonserialization", times[0] / times[3], target: 4)
         recordRatio("json-decodable-\(key)-vs-jsondecoder", times[4] / times[5], target: 3.5)
+    }
+
+    /// The replay script of `records` for ``CodableFloor``, checked to decode back to them.
+    @MainActor
+    static func floorScript<Model: Codable & Equatable>(_ records: Model?, as type: Model.Type) -> CodableFloor.Script {
+        let script = records.flatMap { try? CodableFloor.record($0) } ?? CodableFloor.Script()
+        check(records != nil && (try? CodableFloor.decode(Model.self, replaying: script)) == records, "the Codable floor does not replay the records")
+        return script
+    }
+
+    /// The floor under every `Decodable` decode of a document, and what it allows.
+    static func printFloor(floor: Double, decoder: Double, ours: Double) {
+        print("  Codable floor, no JSON read \(format(floor * 1000)) ms: JSONDecoder / floor \(format(decoder / floor, 2))x, "
+            + "the most any Decodable decoder can reach; DecodableResponseSerializer at \(format(ours / floor, 2))x the floor's time")
     }
 
     /// Small responses, the first 1, 3, 10 and 50 records of §6 (321 bytes to 17 KiB): what a
