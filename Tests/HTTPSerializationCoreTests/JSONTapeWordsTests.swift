@@ -58,20 +58,4 @@ struct JSONTapeWordsTests {
         let tape = try JSONTape.parse(Data(json.utf8), maximumDepth: 8)
         #expect(tape.reader.length(0) == count)
     }
-
-    #if os(Linux)
-    @Test("on Linux a tape of megabytes starts on a huge-page boundary and holds every word written")
-    func largeTapesAlignForHugePages() {
-        let count = JSONTapeMemory.hugePageThreshold / MemoryLayout<UInt64>.stride + 3
-        let words = JSONTapeMemory.allocate(words: count)
-        defer { JSONTapeMemory.deallocate(words) }
-        #expect(UInt(bitPattern: words) % UInt(JSONTapeMemory.hugePageSize) == 0)
-        for index in 0..<count { (words + index).initialize(to: UInt64(index)) }
-        #expect(words[0] == 0 && words[count - 1] == UInt64(count - 1))
-        let small = JSONTapeMemory.allocate(words: 16)
-        defer { JSONTapeMemory.deallocate(small) }
-        small.initialize(repeating: 1, count: 16)
-        #expect(small[15] == 1)
-    }
-    #endif
 }

@@ -1,8 +1,8 @@
 /// The memory of one parse: the UTF-8 text and the tape's words, each in an allocation this
 /// object owns and frees when it goes.
 ///
-/// A reader may keep the two addresses for as long as it keeps this object: they are
-/// allocated, not lent by a `withUnsafe…` closure, so nothing but `deinit` ends them.
+/// A reader may keep the two addresses for as long as it keeps this object: they come from
+/// `allocate`, not from a `withUnsafe…` closure, so nothing but `deinit` ends them.
 @usableFromInline
 package final class JSONTapeStorage {
     /// The UTF-8 text; offsets on the tape count from here.
@@ -10,7 +10,7 @@ package final class JSONTapeStorage {
     /// Two words per value (see ``JSONTape``).
     @usableFromInline package let words: UnsafeBufferPointer<UInt64>
 
-    /// Copies `text` and takes ownership of `words` (from ``JSONTapeMemory``, as all tapes are).
+    /// Copies `text` and takes ownership of `words`, which must come from `allocate`.
     init(copying text: UnsafeRawBufferPointer, words: consuming JSONTapeWords) {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count, 1))
         if let source = text.baseAddress {
@@ -25,14 +25,14 @@ package final class JSONTapeStorage {
         let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(reader.byteCount, 1))
         text.baseAddress!.initialize(from: reader.base, count: reader.byteCount)
         bytes = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(text)[..<reader.byteCount])
-        let words = JSONTapeMemory.allocate(words: reader.words.count)
-        if let source = reader.words.baseAddress { words.initialize(from: source, count: reader.words.count) }
-        self.words = UnsafeBufferPointer(start: words, count: reader.words.count)
+        let words = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(reader.words.count, 1))
+        if let source = reader.words.baseAddress { words.baseAddress!.initialize(from: source, count: reader.words.count) }
+        self.words = UnsafeBufferPointer(rebasing: UnsafeBufferPointer(words)[..<reader.words.count])
     }
 
     deinit {
         UnsafeMutablePointer(mutating: bytes.baseAddress!).deallocate()
-        JSONTapeMemory.deallocate(UnsafeMutablePointer(mutating: words.baseAddress!))
+        UnsafeMutablePointer(mutating: words.baseAddress!).deallocate()
     }
 }
 
@@ -49,7 +49,7 @@ package struct JSONTapeWords: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 2)
-        base = JSONTapeMemory.allocate(words: self.capacity)
+        base = .allocate(capacity: self.capacity)
     }
 
     @inline(__always)
@@ -74,9 +74,9 @@ package struct JSONTapeWords: ~Copyable {
 
     private mutating func grow() {
         let larger = capacity * 2
-        let moved = JSONTapeMemory.allocate(words: larger)
+        let moved = UnsafeMutablePointer<UInt64>.allocate(capacity: larger)
         moved.moveInitialize(from: base, count: count)
-        JSONTapeMemory.deallocate(base)
+        base.deallocate()
         base = moved
         capacity = larger
     }
@@ -96,6 +96,6 @@ package struct JSONTapeWords: ~Copyable {
     }
 
     deinit {
-        JSONTapeMemory.deallocate(base)
+        base.deallocate()
     }
 }
