@@ -36,3 +36,10 @@ func processStatusMiB(_ field: String) -> Double? {
     }
     return nil
 }
+
+/// Named frames for `--profile` runs that interleave a peer with us, so a profile splits the
+/// samples by side (each side's free included) by looking for these in the stack.
+enum ProfileSides {
+    @inline(never) static func peer(_ body: () -> Void) { body() }
+    @inline(never) static func ours(_ body: () -> Void) { body() }
+}

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -32,6 +32,22 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         var serializer = JSONResponseSerializer()
         serializer.removesKeysWithNullValues = true
         for _ in 0..<10 { consume(try? serializer.responseObject(for: response, data: data)) }
+    case "json-interleaved", "json-decodable-interleaved":
+        // As the benchmark runs them: each of our parses after the peer's, so the heap is
+        // warm from the peer's graph. Samples under `ProfileSides.ours` are our side, its free included.
+        let data = JSONBenchmarks.document(objects: 56_000)
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        let decodable = CommandLine.arguments[index + 1] == "json-decodable-interleaved"
+        for _ in 0..<10 {
+            if decodable {
+                ProfileSides.peer { consume(try? JSONDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
+                ProfileSides.ours { consume(try? DecodableResponseSerializer([JSONBenchmarks.Record].self).responseObject(for: response, data: data)) }
+            } else {
+                ProfileSides.peer { consume(try? JSONSerialization.jsonObject(with: data)) }
+                ProfileSides.ours { consume(try? JSONResponseSerializer().responseObject(for: response, data: data)) }
+            }
+        }
     case "json-numbers", "json-strings":
         // The `Any` output on the §8 (doubles) or §7 (long strings) document.
         let data = CommandLine.arguments[index + 1] == "json-numbers"
@@ -93,7 +109,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)
