@@ -31,10 +31,7 @@ enum CodableFloor {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, replaying script: Script) throws -> T {
-        try script.text.withUnsafeBufferPointer { text in
-            let replay = Replay(values: script.values, text: text)
-            return try T(from: replay)
-        }
+        try T(from: Replay(script))
     }
 
     static func unsupported(_ what: String) -> DecodingError {
@@ -123,14 +120,14 @@ enum CodableFloor {
 
     final class Replay: Decoder {
         let values: [Value]
-        let text: UnsafeBufferPointer<UInt8>
+        let text: [UInt8]
         var next = 0
         var codingPath: [any CodingKey] { [] }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-        init(values: [Value], text: UnsafeBufferPointer<UInt8>) {
-            self.values = values
-            self.text = text
+        init(_ script: Script) {
+            values = script.values
+            text = script.text
         }
 
         func take() throws -> Value {
@@ -141,7 +138,9 @@ enum CodableFloor {
 
         func string() throws -> String {
             guard case .string(let start, let count, let isASCII) = try take() else { throw CodableFloor.unsupported("a string where none was recorded") }
-            return String(copying: UTF8Span(unchecked: UnsafeBufferPointer(rebasing: text[start..<start + count]).span, isKnownASCII: isASCII))
+            return text.withUnsafeBufferPointer { text in
+                String(copying: UTF8Span(unchecked: UnsafeBufferPointer(rebasing: text[start..<start + count]).span, isKnownASCII: isASCII))
+            }
         }
 
         func int() throws -> Int {
@@ -159,14 +158,26 @@ enum CodableFloor {
             return value
         }
 
-        /// Scalars directly, as decoders read them, and anything else through its `init(from:)`.
+        /// Scalars and arrays of them directly, as `JSONBodyDecoder` reads them, and anything
+        /// else through its `init(from:)`.
         func value<T: Decodable>(_ type: T.Type) throws -> T {
             // `T` is checked to be the type read, so the cast is a reinterpretation.
             if T.self == String.self { return unsafeBitCast(try string(), to: T.self) }
             if T.self == Int.self { return unsafeBitCast(try int(), to: T.self) }
             if T.self == Double.self { return unsafeBitCast(try double(), to: T.self) }
             if T.self == Bool.self { return unsafeBitCast(try bool(), to: T.self) }
+            if T.self == [String].self { return unsafeBitCast(try array(string), to: T.self) }
+            if T.self == [Int].self { return unsafeBitCast(try array(int), to: T.self) }
+            if T.self == [Double].self { return unsafeBitCast(try array(double), to: T.self) }
             return try T(from: self)
+        }
+
+        func array<Element>(_ element: () throws -> Element) throws -> [Element] {
+            guard case .elements(let count) = try take() else { throw CodableFloor.unsupported("an array where none was recorded") }
+            var elements: [Element] = []
+            elements.reserveCapacity(count)
+            for _ in 0..<count { elements.append(try element()) }
+            return elements
         }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

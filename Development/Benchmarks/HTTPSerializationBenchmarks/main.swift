@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -62,6 +62,11 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     case "json-decodable":
         let data = JSONBenchmarks.document(objects: 56_000)
         for _ in 0..<10 { consume(try? JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
+    case "json-decodable-floor":
+        // The Codable floor of `json-decodable`: the same records replayed with no JSON read.
+        let records = try JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
+        let script = try CodableFloor.record(records)
+        for _ in 0..<10 { consume(try? CodableFloor.decode([JSONBenchmarks.Record].self, replaying: script)) }
     case "json-decodable-strings":
         let data = JSONShapes.textDocument(objects: 36_000)
         for _ in 0..<20 { consume(try? JSONBodyDecoder().decode([JSONShapes.TextRecord].self, from: data)) }
@@ -109,7 +114,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)
