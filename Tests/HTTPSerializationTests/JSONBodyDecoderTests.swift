@@ -149,6 +149,48 @@ struct JSONBodyDecoderTests {
         _ = try Self.decode(Outer.self, #"{"list": [1, {"x": 3}, true]}"#)
     }
 
+    @Test("arrays of models, optionals and arrays read as JSONDecoder reads them, failures at the same paths")
+    func arraysOfModelsMatchJSONDecoder() throws {
+        struct Point: Codable, Equatable {
+            var x: Int
+            var label: String?
+        }
+        struct Plot: Codable, Equatable {
+            var points: [Point]
+            var rows: [[Point?]]
+            var flags: [Bool]
+        }
+        /// Both decoders' answers: the value, or the error's kind and path.
+        func outcome<T: Decodable & Equatable>(_ type: T.Type, _ text: String, _ decode: (Data) throws -> T) -> String {
+            do {
+                return "value \(try decode(Data(text.utf8)))"
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                    let DecodingError.keyNotFound(_, context), let DecodingError.dataCorrupted(context) {
+                return "error at \(context.codingPath.map(\.stringValue))"
+            } catch {
+                return "other \(error)"
+            }
+        }
+        let documents = [
+            #"{"points":[{"x":1},{"x":2,"label":"b"}],"rows":[[{"x":3},null],[]],"flags":[true,false]}"#,
+            #"{"points":[],"rows":[],"flags":[]}"#,
+            #"{"points":[{"x":1},{"x":"2"}],"rows":[],"flags":[]}"#,
+            #"{"points":[{"x":1}],"rows":[[null,{"label":"no x"}]],"flags":[]}"#,
+            #"{"points":null,"rows":[],"flags":[]}"#,
+            #"{"points":{"x":1},"rows":[],"flags":[]}"#,
+            #"{"points":[{"x":1}],"rows":[7],"flags":[]}"#,
+            #"{"points":[{"x":1}],"rows":[],"flags":[true,null]}"#,
+        ]
+        for text in documents {
+            let ours = outcome(Plot.self, text) { try JSONBodyDecoder().decode(Plot.self, from: $0) }
+            let foundation = outcome(Plot.self, text) { try JSONDecoder().decode(Plot.self, from: $0) }
+            #expect(ours == foundation, "\(text)")
+        }
+        let top = #"[{"x":1},{"x":2,"label":"two"}]"#
+        #expect(outcome([Point].self, top) { try JSONBodyDecoder().decode([Point].self, from: $0) }
+            == outcome([Point].self, top) { try JSONDecoder().decode([Point].self, from: $0) })
+    }
+
     @Test("a decoder kept after decode returns still reads its document")
     func keptDecoderStaysValid() throws {
         final class Keeper: Decodable, @unchecked Sendable {

@@ -30,9 +30,15 @@ extension JSONTapeDecoder {
         if T.self == Data.self { return try data(at: entry, site: site, last: last, path: path) as! T }
         if T.self == URL.self { return try url(at: entry, path: path) as! T }
         if T.self == Decimal.self { return try decimal(at: entry, path: path) as! T }
-        // `JSONDecoder` applies key strategies to coding keys, not to a dictionary's keys.
-        if !keysAsWritten, let dictionary = T.self as? any JSONStringKeyedDictionary.Type {
-            return try at(entry, site: site, appending: last()) { try dictionary.init(jsonObjectOf: self) } as! T
+        // An array is one word: only types of that size pay for the conformance lookup.
+        if MemoryLayout<T>.size == MemoryLayout<[Int]>.size {
+            if let array = T.self as? any JSONDecodableArray.Type {
+                return try at(entry, site: site, appending: last()) { try array.decodeElements(from: self) } as! T
+            }
+            // `JSONDecoder` applies key strategies to coding keys, not to a dictionary's keys.
+            if !keysAsWritten, let dictionary = T.self as? any JSONStringKeyedDictionary.Type {
+                return try at(entry, site: site, appending: last()) { try dictionary.init(jsonObjectOf: self) } as! T
+            }
         }
         return try at(entry, site: site, appending: last()) { try T(from: self) }
     }
