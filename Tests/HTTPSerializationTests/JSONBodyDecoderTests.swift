@@ -191,6 +191,31 @@ struct JSONBodyDecoderTests {
             == outcome([Point].self, top) { try JSONDecoder().decode([Point].self, from: $0) })
     }
 
+    @Test("a tape whose entries are all wide decodes, and reads as Any, as the usual tape does")
+    func wideTapeDecodesTheSame() throws {
+        struct Item: Codable, Equatable {
+            var id: Int
+            var name: String
+            var tags: [String]
+            var score: Double?
+        }
+        let items = (0..<30).map { Item(id: $0, name: "item \($0) café", tags: ["t\($0)", "x"], score: $0 % 3 == 0 ? nil : Double($0) / 4) }
+        let data = try JSONEncoder().encode(items)
+        for limit in [1, 3] {
+            let wide = try JSONTape.parse(data, maximumDepth: 64, narrowLimit: limit)
+            #expect(!wide.storage.overflow.isEmpty)
+            let decoder = JSONTapeDecoder(JSONTapeDocument(owning: wide), options: JSONBodyDecoder())
+            #expect(try decoder.decodeValue([Item].self, at: 0, site: JSONPathSite(prefix: 0), appending: { nil }) == items)
+            let usual = try JSONTape.parse(data, maximumDepth: 64)
+            for removingNulls in [false, true] {
+                // Each reader is used while its tape is held.
+                let ours = withExtendedLifetime(wide) { wide.reader.foundationObject(removingNulls: removingNulls) }
+                let theirs = withExtendedLifetime(usual) { usual.reader.foundationObject(removingNulls: removingNulls) }
+                #expect(NSArray(array: ours as? [Any] ?? []).isEqual(theirs as? [Any]))
+            }
+        }
+    }
+
     @Test("a decoder kept after decode returns still reads its document")
     func keptDecoderStaysValid() throws {
         final class Keeper: Decodable, @unchecked Sendable {

@@ -5,16 +5,20 @@ package struct JSONScanner: ~Copyable {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private let maximumDepth: Int
+    /// Lengths and counts from here on make wide entries: ``JSONTape/narrowLimit``, lowered by
+    /// tests so that small documents take the wide path too.
+    private let narrowLimit: Int
     private var words: JSONTapeWords
 
     /// `bytes[start...]` is the text; offsets on the tape and in errors count from `bytes`.
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, narrowLimit: Int = JSONTape.narrowLimit) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count
         self.maximumDepth = maximumDepth
+        self.narrowLimit = min(narrowLimit, JSONTape.narrowLimit)
         // Typical documents hold one value per 6–12 bytes: reserving for one per 6 avoids
         // regrowing (a copy of the whole tape) and costs only untouched address space.
-        words = JSONTapeWords(capacity: min(bytes.count / 6, 1 << 26) * 2 + 32)
+        words = JSONTapeWords(capacity: min(bytes.count / 6, 1 << 27) + 32)
     }
 
     /// The tape written by ``scan(from:)``.
@@ -65,7 +69,7 @@ package struct JSONScanner: ~Copyable {
                     }
                     let isObject = byte == UInt8(ascii: "{")
                     enclosing.append(Enclosing(entry: current, count: currentCount, isObject: currentIsObject))
-                    current = words.count / 2
+                    current = words.count
                     currentIsObject = isObject
                     currentCount = 0
                     depth += 1
@@ -140,15 +144,24 @@ package struct JSONScanner: ~Copyable {
 
     @inline(__always)
     private mutating func append(_ kind: JSONTape.Kind, flags: UInt8, length: Int, word: Int) {
-        words.append(UInt64(kind.rawValue) | UInt64(flags) << 8 | UInt64(length) << 16, UInt64(word))
+        let low = UInt64(kind.rawValue) | UInt64(flags) << JSONTape.flagsShift
+        guard length < narrowLimit, UInt64(word) >> 32 == 0 else {
+            words.appendWide(low, length: length, offset: word)
+            return
+        }
+        words.append(low | UInt64(length) << JSONTape.lengthShift | UInt64(word) << 32)
     }
 
     /// Writes the innermost open container's count and end into its entry, and makes the one
     /// around it innermost.
     @inline(__always)
     private mutating func close(_ current: inout Int, _ isObject: inout Bool, _ count: inout Int, _ enclosing: inout [Enclosing]) {
-        words[2 * current] |= UInt64(count) << 16
-        words[2 * current + 1] = UInt64(words.count / 2)
+        let end = words.count
+        if count < narrowLimit, UInt64(end) >> 32 == 0 {
+            words[current] |= UInt64(count) << JSONTape.lengthShift | UInt64(end) << 32
+        } else {
+            words[current] = words.wide(words[current], length: count, offset: end)
+        }
         let outer = enclosing.removeLast()
         current = outer.entry
         isObject = outer.isObject

@@ -10,8 +10,8 @@ extension JSONTape {
     ///
     /// For a tape that must outlive the call; a reading that ends with the call uses
     /// ``withParsed(_:maximumDepth:_:)``, which copies nothing.
-    package static func parse(_ data: Data, maximumDepth: Int) throws(JSONReadingError) -> JSONTape {
-        try withScanned(data, maximumDepth: maximumDepth) { raw, words in
+    package static func parse(_ data: Data, maximumDepth: Int, narrowLimit: Int = JSONTape.narrowLimit) throws(JSONReadingError) -> JSONTape {
+        try withScanned(data, maximumDepth: maximumDepth, narrowLimit: narrowLimit) { raw, words in
             JSONTape(storage: JSONTapeStorage(copying: raw, words: words))
         }
     }
@@ -43,12 +43,12 @@ extension JSONTape {
     /// Scans `data` and hands its UTF-8 text and the words to `body`, inside the one closure
     /// the text's address is valid in.
     private static func withScanned<Result>(
-        _ data: Data, maximumDepth: Int, _ body: (UnsafeRawBufferPointer, consuming JSONTapeWords) -> Result
+        _ data: Data, maximumDepth: Int, narrowLimit: Int = JSONTape.narrowLimit, _ body: (UnsafeRawBufferPointer, consuming JSONTapeWords) -> Result
     ) throws(JSONReadingError) -> Result {
         let (bytes, start) = try JSONTextEncoding.utf8(data)
         // `withUnsafeBytes` rethrows untyped errors, so the typed one travels as a result.
         let scanned = bytes.withUnsafeBytes { raw -> Swift.Result<Result, JSONReadingError> in
-            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth, narrowLimit: narrowLimit)
             do throws(JSONReadingError) {
                 try scanner.scan(from: start)
             } catch {
@@ -61,7 +61,7 @@ extension JSONTape {
 
     /// A reader of this tape; its addresses are valid while the tape (its storage) lives.
     package var reader: JSONTapeReader {
-        JSONTapeReader(base: storage.bytes.baseAddress!, byteCount: storage.bytes.count, words: storage.words)
+        JSONTapeReader(base: storage.bytes.baseAddress!, byteCount: storage.bytes.count, words: storage.words, overflow: storage.overflow)
     }
 }
 
@@ -73,11 +73,15 @@ package struct JSONTapeReader {
     /// How many bytes of text `base` starts.
     @usableFromInline package let byteCount: Int
     @usableFromInline package let words: UnsafeBufferPointer<UInt64>
+    /// The pairs of wide entries (see ``JSONTape``).
+    @usableFromInline package let overflow: UnsafeBufferPointer<UInt64>
 
-    @inlinable package init(base: UnsafePointer<UInt8>, byteCount: Int, words: UnsafeBufferPointer<UInt64>) {
+    @inlinable package init(base: UnsafePointer<UInt8>, byteCount: Int, words: UnsafeBufferPointer<UInt64>,
+                            overflow: UnsafeBufferPointer<UInt64> = UnsafeBufferPointer(start: nil, count: 0)) {
         self.base = base
         self.byteCount = byteCount
         self.words = words
+        self.overflow = overflow
     }
 
     /// Whether the document is an array or an object (not a bare scalar).
@@ -88,16 +92,27 @@ package struct JSONTapeReader {
     }
 
     @inlinable @inline(__always) package func kind(_ entry: Int) -> JSONTape.Kind {
-        JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[2 * entry]))!
+        JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[entry] & JSONTape.kindMask))!
     }
-    @inlinable @inline(__always) package func flags(_ entry: Int) -> UInt8 { UInt8(truncatingIfNeeded: words[2 * entry] >> 8) }
-    @inlinable @inline(__always) package func length(_ entry: Int) -> Int { Int(words[2 * entry] >> 16) }
-    @inlinable @inline(__always) package func offset(_ entry: Int) -> Int { Int(words[2 * entry + 1]) }
+    @inlinable @inline(__always) package func flags(_ entry: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: words[entry] >> JSONTape.flagsShift) & 3
+    }
+    /// A string's or number's byte length, or a container's count.
+    @inlinable @inline(__always) package func length(_ entry: Int) -> Int {
+        let word = words[entry]
+        guard word & JSONTape.wideBit == 0 else { return Int(overflow[2 * Int(word >> 32)]) }
+        return Int(word >> JSONTape.lengthShift & JSONTape.lengthMask)
+    }
+    /// A string's or number's byte offset, or a container's end (the entry after its last value).
+    @inlinable @inline(__always) package func offset(_ entry: Int) -> Int {
+        let word = words[entry]
+        guard word & JSONTape.wideBit == 0 else { return Int(overflow[2 * Int(word >> 32) + 1]) }
+        return Int(word >> 32)
+    }
 
     /// The entry after the value at `entry` (and after everything inside it).
     @inlinable @inline(__always) package func next(_ entry: Int) -> Int {
-        let word = words[2 * entry]
-        let kind = UInt8(truncatingIfNeeded: word)
+        let kind = UInt8(truncatingIfNeeded: words[entry] & JSONTape.kindMask)
         return kind == JSONTape.Kind.object.rawValue || kind == JSONTape.Kind.array.rawValue ? offset(entry) : entry + 1
     }
 

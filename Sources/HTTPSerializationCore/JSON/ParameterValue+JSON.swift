@@ -30,7 +30,7 @@ extension ParameterValue {
     }
 }
 
-private struct ParameterValueBuilder: JSONTapeBuilding {
+struct ParameterValueBuilder: JSONTapeBuilding {
     /// A container's values and the height they give it, kept as they arrive so the
     /// container's cell need not walk them again.
     struct Values<Buffer> {
