@@ -164,9 +164,14 @@ struct JSONBodyDecoderTests {
         func outcome<T: Decodable & Equatable>(_ type: T.Type, _ text: String, _ decode: (Data) throws -> T) -> String {
             do {
                 return "value \(try decode(Data(text.utf8)))"
-            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-                    let DecodingError.keyNotFound(_, context), let DecodingError.dataCorrupted(context) {
-                return "error at \(context.codingPath.map(\.stringValue))"
+            } catch DecodingError.typeMismatch(let type, let context) {
+                return "typeMismatch \(type) at \(context.codingPath.map(\.stringValue))"
+            } catch DecodingError.valueNotFound(let type, let context) {
+                return "valueNotFound \(type) at \(context.codingPath.map(\.stringValue))"
+            } catch DecodingError.keyNotFound(let key, let context) {
+                return "keyNotFound \(key.stringValue) at \(context.codingPath.map(\.stringValue))"
+            } catch DecodingError.dataCorrupted(let context) {
+                return "dataCorrupted at \(context.codingPath.map(\.stringValue))"
             } catch {
                 return "other \(error)"
             }
@@ -206,6 +211,12 @@ struct JSONBodyDecoderTests {
             #expect(!wide.storage.overflow.isEmpty)
             let decoder = JSONTapeDecoder(JSONTapeDocument(owning: wide), options: JSONBodyDecoder())
             #expect(try decoder.decodeValue([Item].self, at: 0, site: JSONPathSite(prefix: 0), appending: { nil }) == items)
+            // A document that a kept decoder moves to a copy of its own keeps its overflow.
+            let moved = JSONTapeDocument(borrowing: wide.reader)
+            moved.keepReadable()
+            #expect(!moved.reader.overflow.isEmpty)
+            let movedDecoder = JSONTapeDecoder(moved, options: JSONBodyDecoder())
+            #expect(try movedDecoder.decodeValue([Item].self, at: 0, site: JSONPathSite(prefix: 0), appending: { nil }) == items)
             let usual = try JSONTape.parse(data, maximumDepth: 64)
             for removingNulls in [false, true] {
                 // Each reader is used while its tape is held.

@@ -31,6 +31,6 @@ final class JSONTapeDocument {
         guard storage == nil else { return }
         let copy = JSONTapeStorage(copying: reader)
         storage = copy
-        reader = JSONTapeReader(base: copy.bytes.baseAddress!, byteCount: copy.bytes.count, words: copy.words)
+        reader = JSONTapeReader(base: copy.bytes.baseAddress!, byteCount: copy.bytes.count, words: copy.words, overflow: copy.overflow)
     }
 }

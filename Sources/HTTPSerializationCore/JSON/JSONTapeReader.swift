@@ -77,7 +77,7 @@ package struct JSONTapeReader {
     @usableFromInline package let overflow: UnsafeBufferPointer<UInt64>
 
     @inlinable package init(base: UnsafePointer<UInt8>, byteCount: Int, words: UnsafeBufferPointer<UInt64>,
-                            overflow: UnsafeBufferPointer<UInt64> = UnsafeBufferPointer(start: nil, count: 0)) {
+                            overflow: UnsafeBufferPointer<UInt64>) {
         self.base = base
         self.byteCount = byteCount
         self.words = words
