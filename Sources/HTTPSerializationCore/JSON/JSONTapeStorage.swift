@@ -47,7 +47,7 @@ package final class JSONTapeStorage {
     }
 }
 
-// Sendable: both buffers are written only before `init` returns and only read after it;
+// Sendable: the three buffers are written only before `init` returns and only read after it;
 // they are freed in `deinit`, when no reference is left to read them through.
 extension JSONTapeStorage: @unchecked Sendable {}
 
