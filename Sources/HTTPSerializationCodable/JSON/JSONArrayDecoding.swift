@@ -12,19 +12,10 @@ protocol JSONDecodableArray {
 
 extension Array: JSONDecodableArray where Element: Decodable {
     static func decodeElements(from decoder: JSONTapeDecoder) throws -> [Element] {
-        let array = decoder.entry
-        let tape = decoder.tape
-        guard tape.kind(array) == .array else { throw decoder.containerMismatch(at: array, path: decoder.codingPath, array: true) }
-        let count = tape.length(array)
         // The unkeyed container's site: elements append their index to the path as it is now.
         let site = JSONPathSite(prefix: decoder.path.count)
-        var elements: [Element] = []
-        elements.reserveCapacity(count)
-        var element = array + 1
-        for index in 0..<count {
-            elements.append(try decoder.decodeValue(Element.self, at: element, site: site, appending: { .index(index) }))
-            element = tape.next(element)
+        return try decoder.array(at: decoder.entry, path: { decoder.codingPath }) { element, index, _ in
+            try decoder.decodeValue(Element.self, at: element, site: site, appending: { .index(index) })
         }
-        return elements
     }
 }

@@ -23,9 +23,9 @@ extension JSONTapeDecoder {
         if T.self == Int.self { return Self.same(try integer(at: entry, path: path) as Int, as: T.self) }
         if T.self == Double.self { return Self.same(try floatingPoint(at: entry, path: path) as Double, as: T.self) }
         if T.self == Bool.self { return Self.same(try bool(at: entry, path: path), as: T.self) }
-        if T.self == [String].self { return Self.same(try array(at: entry, path: path) { try string(at: $0, path: $1) }, as: T.self) }
-        if T.self == [Int].self { return Self.same(try array(at: entry, path: path) { try integer(at: $0, path: $1) as Int }, as: T.self) }
-        if T.self == [Double].self { return Self.same(try array(at: entry, path: path) { try floatingPoint(at: $0, path: $1) as Double }, as: T.self) }
+        if T.self == [String].self { return Self.same(try array(at: entry, path: path) { entry, _, path in try string(at: entry, path: path) }, as: T.self) }
+        if T.self == [Int].self { return Self.same(try array(at: entry, path: path) { entry, _, path in try integer(at: entry, path: path) as Int }, as: T.self) }
+        if T.self == [Double].self { return Self.same(try array(at: entry, path: path) { entry, _, path in try floatingPoint(at: entry, path: path) as Double }, as: T.self) }
         if T.self == Date.self { return try date(at: entry, site: site, last: last, path: path) as! T }
         if T.self == Data.self { return try data(at: entry, site: site, last: last, path: path) as! T }
         if T.self == URL.self { return try url(at: entry, path: path) as! T }
@@ -49,9 +49,11 @@ extension JSONTapeDecoder {
         unsafeBitCast(value, to: T.self)
     }
 
-    /// An array of scalars read in one loop, as `Array.init(from:)` would read it through an
-    /// unkeyed container.
-    private func array<Element>(at entry: Int, path: () -> [any CodingKey], _ read: (Int, () -> [any CodingKey]) throws -> Element) throws -> [Element] {
+    /// An array read in one loop, as `Array.init(from:)` would read it through an unkeyed
+    /// container: `read` gets each element's entry, index and path.
+    func array<Element>(
+        at entry: Int, path: () -> [any CodingKey], _ read: (Int, Int, () -> [any CodingKey]) throws -> Element
+    ) throws -> [Element] {
         guard tape.kind(entry) == .array else { throw containerMismatch(at: entry, path: path(), array: true) }
         let count = tape.length(entry)
         var elements: [Element] = []
@@ -59,7 +61,7 @@ extension JSONTapeDecoder {
         var element = entry + 1
         try withoutActuallyEscaping(path) { path in
             for index in 0..<count {
-                elements.append(try read(element) { path() + [JSONCodingKey(index: index)] })
+                elements.append(try read(element, index) { path() + [JSONCodingKey(index: index)] })
                 element = tape.next(element)
             }
         }

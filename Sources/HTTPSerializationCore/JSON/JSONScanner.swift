@@ -146,7 +146,7 @@ package struct JSONScanner: ~Copyable {
     private mutating func append(_ kind: JSONTape.Kind, flags: UInt8, length: Int, word: Int) {
         let low = UInt64(kind.rawValue) | UInt64(flags) << JSONTape.flagsShift
         guard length < narrowLimit, UInt64(word) >> 32 == 0 else {
-            words.appendWide(low, length: length, offset: word)
+            words.append(words.wide(low, length: length, offset: word))
             return
         }
         words.append(low | UInt64(length) << JSONTape.lengthShift | UInt64(word) << 32)

@@ -26,6 +26,7 @@ package struct JSONTape: Sendable {
     /// Entry fields (see above).
     @usableFromInline package static let kindMask: UInt64 = 0b111
     @usableFromInline package static let flagsShift: UInt64 = 3
+    @usableFromInline package static let flagsMask: UInt64 = 0b11
     @usableFromInline package static let wideBit: UInt64 = 1 << 5
     @usableFromInline package static let lengthShift: UInt64 = 6
     @usableFromInline package static let lengthMask: UInt64 = (1 << 26) - 1

@@ -95,7 +95,7 @@ package struct JSONTapeReader {
         JSONTape.Kind(rawValue: UInt8(truncatingIfNeeded: words[entry] & JSONTape.kindMask))!
     }
     @inlinable @inline(__always) package func flags(_ entry: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: words[entry] >> JSONTape.flagsShift) & 3
+        UInt8(truncatingIfNeeded: words[entry] >> JSONTape.flagsShift & JSONTape.flagsMask)
     }
     /// A string's or number's byte length, or a container's count.
     @inlinable @inline(__always) package func length(_ entry: Int) -> Int {

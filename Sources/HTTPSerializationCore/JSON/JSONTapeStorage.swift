@@ -73,11 +73,6 @@ package struct JSONTapeWords: ~Copyable {
         count += 1
     }
 
-    /// Appends an entry whose length (or count) and offset (or end) go in the overflow.
-    mutating func appendWide(_ low: UInt64, length: Int, offset: Int) {
-        append(wide(low, length: length, offset: offset))
-    }
-
     /// The wide form of an entry with these fields: its kind and flags from `low`, the rest
     /// added to the overflow.
     mutating func wide(_ low: UInt64, length: Int, offset: Int) -> UInt64 {
@@ -94,7 +89,7 @@ package struct JSONTapeWords: ~Copyable {
         (overflow! + overflowCount).initialize(to: UInt64(length))
         (overflow! + overflowCount + 1).initialize(to: UInt64(offset))
         overflowCount += 2
-        return low & (JSONTape.kindMask | 3 << JSONTape.flagsShift) | JSONTape.wideBit | pair << 32
+        return low & (JSONTape.kindMask | JSONTape.flagsMask << JSONTape.flagsShift) | JSONTape.wideBit | pair << 32
     }
 
     @inline(__always)
