@@ -143,9 +143,9 @@ extension JSONTapeReader {
         var left = a + 1, right = b + 1
         for _ in 0..<count {
             if refusingNulls && kind(left + 1) == .null { return false }
-            // Kind, flags and length in one compare (the low half of a narrow entry), then the text.
+            // Kind and flags, the length (narrow or wide), then the text.
             let length = length(left)
-            guard words[left] & 0xFFFF_FFFF == words[right] & 0xFFFF_FFFF, self.length(right) == length,
+            guard words[left] & JSONTape.kindAndFlagsMask == words[right] & JSONTape.kindAndFlagsMask, self.length(right) == length,
                   Self.equal(base + offset(left), base + offset(right), count: length) else { return false }
             left = next(left + 1)
             right = next(right + 1)

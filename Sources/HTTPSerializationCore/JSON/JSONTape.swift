@@ -14,8 +14,8 @@ import Foundation
 /// An entry: kind (bits 0–2), flags (3–4), wide (5), count or byte length (6–31), and the
 /// byte offset of a string's or number's text or a container's end (tape index, 32–63). A
 /// length or count of 2^26 or more, or an offset or end of 2^32 or more, does not fit: the
-/// entry is wide, and bits 32–63 index a pair of words in the tape's overflow (the length or
-/// count, then the offset or end). One word rather than two halves the memory the scan writes
+/// entry is wide, and bits 6–63 index a pair of words in the tape's overflow (the length or
+/// count, then the offset or end), so no count of wide entries runs out of bits. One word rather than two halves the memory the scan writes
 /// and every output reads back (a third word cost 5% of a §6 parse).
 @usableFromInline
 package struct JSONTape: Sendable {
@@ -30,6 +30,8 @@ package struct JSONTape: Sendable {
     @usableFromInline package static let wideBit: UInt64 = 1 << 5
     @usableFromInline package static let lengthShift: UInt64 = 6
     @usableFromInline package static let lengthMask: UInt64 = (1 << 26) - 1
+    /// Kind and flags: what a wide entry keeps of its fields.
+    @usableFromInline package static let kindAndFlagsMask: UInt64 = kindMask | flagsMask << flagsShift
     /// The first length or count that makes an entry wide.
     package static let narrowLimit = 1 << 26
 

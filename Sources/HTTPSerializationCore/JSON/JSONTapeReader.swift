@@ -100,13 +100,13 @@ package struct JSONTapeReader {
     /// A string's or number's byte length, or a container's count.
     @inlinable @inline(__always) package func length(_ entry: Int) -> Int {
         let word = words[entry]
-        guard word & JSONTape.wideBit == 0 else { return Int(overflow[2 * Int(word >> 32)]) }
+        guard word & JSONTape.wideBit == 0 else { return Int(overflow[2 * Int(word >> JSONTape.lengthShift)]) }
         return Int(word >> JSONTape.lengthShift & JSONTape.lengthMask)
     }
     /// A string's or number's byte offset, or a container's end (the entry after its last value).
     @inlinable @inline(__always) package func offset(_ entry: Int) -> Int {
         let word = words[entry]
-        guard word & JSONTape.wideBit == 0 else { return Int(overflow[2 * Int(word >> 32) + 1]) }
+        guard word & JSONTape.wideBit == 0 else { return Int(overflow[2 * Int(word >> JSONTape.lengthShift) + 1]) }
         return Int(word >> 32)
     }
 

@@ -89,7 +89,7 @@ package struct JSONTapeWords: ~Copyable {
         (overflow! + overflowCount).initialize(to: UInt64(length))
         (overflow! + overflowCount + 1).initialize(to: UInt64(offset))
         overflowCount += 2
-        return low & (JSONTape.kindMask | JSONTape.flagsMask << JSONTape.flagsShift) | JSONTape.wideBit | pair << 32
+        return low & JSONTape.kindAndFlagsMask | JSONTape.wideBit | pair << JSONTape.lengthShift
     }
 
     @inline(__always)
