@@ -108,6 +108,46 @@ struct FormDecodingTests {
         #expect(throws: FormDecodingError.valueTooLong(key: "a", limit: 3)) { try FormPairs.parse("a=1234", limits: limits) }
         #expect(throws: FormDecodingError.conflictingKeys("a[b]")) { try ParameterValue(formPairs: FormPairs.parse("a=1&a[b]=2")) }
         #expect(throws: FormDecodingError.conflictingKeys("a")) { try ParameterValue(formPairs: FormPairs.parse("a[b]=2&a=1")) }
-        #expect(throws: FormDecodingError.conflictingKeys("a[x]")) { try ParameterValue(formPairs: FormPairs.parse("a[]=1&a[x]=2")) }
+        #expect(throws: FormDecodingError.conflictingKeys("a[b]")) { try ParameterValue(formPairs: FormPairs.parse("a=1&a=2&a[b]=3")) }
+    }
+
+    static func read(_ text: String, _ arrays: QueryStringStyle.ArrayEncoding = .indexed) throws -> ParameterValue {
+        try ParameterValue(formPairs: FormPairs.parse(text), style: QueryStringStyle(arrayEncoding: arrays))
+    }
+
+    @Test("keys that mix indices and names read as a dictionary keyed by each key's text, as PHP, Rack and qs read them")
+    func mixedContainers() throws {
+        #expect(try Self.read("a[0][x]=1&a[0][0]=2") == ["a": [["x": "1", "0": "2"]]])
+        #expect(try Self.read("a[x]=1&a[0]=2") == ["a": ["x": "1", "0": "2"]])
+        #expect(try Self.read("a[0]=1&a[x]=2&a[1]=3") == ["a": ["0": "1", "x": "2", "1": "3"]])
+        for arrays in QueryStringStyle.ArrayEncoding.allCases {
+            #expect(try Self.read("a[]=x&a[y]=z", arrays) == ["a": ["0": "x", "y": "z"]], "\(arrays)")
+            #expect(try Self.read("a[y]=z&a[]=x", arrays) == ["a": ["y": "z", "0": "x"]], "\(arrays)")
+            #expect(try Self.read("a[7]=z&a[y]=w&a[]=x", arrays) == ["a": ["7": "z", "y": "w", "8": "x"]], "\(arrays)")
+        }
+        // `[]` under indexed arrays is PHP's next index: a new element each time.
+        #expect(try Self.read("a[]=x&a[5]=y&a[]=z") == ["a": ["0": "x", "5": "y", "6": "z"]])
+        #expect(try Self.read("a[][x]=1&a[][y]=2") == ["a": [["x": "1"], ["y": "2"]]])
+        #expect(try Self.read("a[][x]=1&a[][y]=2", .brackets) == ["a": [["x": "1", "y": "2"]]], "Rails' rule under brackets")
+    }
+
+    @Test("indices are kept as written unless they run 0..<n: a[9] alone is the key 9, a[007] the key 007")
+    func sparseIndices() throws {
+        #expect(try Self.read("a[9]=x") == ["a": ["9": "x"]])
+        #expect(try Self.read("a[1]=x&a[0]=y") == ["a": ["y", "x"]])
+        #expect(try Self.read("a[0]=x&a[2]=y") == ["a": ["0": "x", "2": "y"]])
+        #expect(try Self.read("a[007]=x&a[7]=y") == ["a": ["007": "x", "7": "y"]])
+        #expect(try Self.read("a[007]=x") == ["a": ["007": "x"]])
+        #expect(try Self.read("a[999999999]=x&a[]=y") == ["a": ["999999999": "x", "1000000000": "y"]])
+        #expect(try Self.read("a[1234567890123]=x&a[]=y") == ["a": ["1234567890123": "x", "1234567890124": "y"]])
+    }
+
+    @Test("a value and a container under one name stay an error, whichever comes first")
+    func contradictionsStayErrors() {
+        for text in ["a=1&a[b]=2", "a=1&a[0]=2", "a=1&a[]=2", "a=1&a=2&a[0]=3"] {
+            #expect(throws: FormDecodingError.self, "\(text)") { try Self.read(text) }
+        }
+        #expect(throws: FormDecodingError.conflictingKeys("a")) { try Self.read("a[0]=2&a=1") }
+        #expect(throws: FormDecodingError.conflictingKeys("a")) { try Self.read("a[x]=2&a=1") }
     }
 }

@@ -131,6 +131,24 @@ struct FormDecoderTests {
         var user: [String: String]
     }
 
+    struct Sparse: Decodable, Equatable {
+        var list: [String]
+        var byIndex: [Int: String]
+        var mixed: [String: String]
+        var named: [String: String]
+    }
+
+    @Test("sparse indices decode as a list in index order or as a dictionary by index; mixed keys as a dictionary")
+    func sparseAndMixedIndices() throws {
+        let indexed = FormDecoder(style: QueryStringStyle(arrayEncoding: .indexed))
+        let text = "list[9]=c&list[2]=b&list[0]=a&byIndex[7]=x&byIndex[3]=y&mixed[x]=1&mixed[0]=2&named[007]=z"
+        #expect(try indexed.decode(Sparse.self, from: text)
+            == Sparse(list: ["a", "b", "c"], byIndex: [7: "x", 3: "y"], mixed: ["x": "1", "0": "2"], named: ["007": "z"]))
+        #expect(try ParameterValue(formPairs: FormPairs.parse(text), style: indexed.style) == [
+            "list": ["9": "c", "2": "b", "0": "a"], "byIndex": ["7": "x", "3": "y"], "mixed": ["x": "1", "0": "2"], "named": ["007": "z"],
+        ])
+    }
+
     @Test("a one-element indexed list reads as one value, and hand-built pairs holding lists or dictionaries expand")
     func indexedSinglesAndHandBuiltContainers() throws {
         let indexed = FormDecoder(style: QueryStringStyle(arrayEncoding: .indexed))

@@ -24,10 +24,12 @@ final class FormDecodingContext: Sendable {
         index < 0 ? .empty : tree.nodes[index]
     }
 
-    /// A node's children by key, for a keyed container.
+    /// A node's children by key, for a keyed container; a list by index is keyed by each
+    /// index's text, so `a[9]=x` decodes as `[Int: String]`.
     func entries(of node: Int) -> [String: Int]? {
         switch self.node(node) {
         case .dictionary(let table): return tree.dictionaries[table]
+        case .indexed(let table): return Dictionary(uniqueKeysWithValues: tree.indexedArrays[table].lazy.map { (String($0.key), $0.value) })
         case .empty, .leaf(.value(.null)): return [:]
         default: return nil
         }

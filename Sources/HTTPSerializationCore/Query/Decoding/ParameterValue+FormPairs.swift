@@ -12,6 +12,12 @@ extension ParameterValue {
     ///
     /// Under ``QueryStringStyle/ArrayEncoding/brackets``, `a[][x]=1&a[][y]=2` is one
     /// element with both keys and a key seen again starts the next, as Rails reads it.
+    /// Under ``QueryStringStyle/ArrayEncoding/indexed``, forms read as PHP's `parse_str`
+    /// reads them: indices that run 0..<n make an array, others stay keys as written
+    /// (`a[9]=x` alone is `["a": ["9": "x"]]`), and a container whose keys mix indices and
+    /// names (`a[0]=x&a[k]=y`, or `a[]=x&a[k]=y` in any style) is a dictionary keyed by each
+    /// key's text, as PHP, Rack and qs read it. A value and a container under one name
+    /// (`a=1&a[b]=2`) is an error, where PHP keeps the later one.
     ///
     /// - Parameters:
     ///   - pairs: the pairs in the order they were sent.
