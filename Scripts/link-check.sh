@@ -4,7 +4,9 @@
 # trait) against this checkout, in its own scratch folder, and fails when `ldd` shows
 # libFoundation, FoundationNetworking, FoundationXML, ICU, libcurl, libxml2, libpng or libjpeg,
 # or when the app does not print what it should.
-#   Scripts/link-check.sh            the core and the Codable layer (about 30 s from cold)
+#   Scripts/link-check.sh            the core and the Codable layer (about 30 s from cold), then
+#                                    their static release sizes beside a FoundationEssentials
+#                                    baseline; fails when the core adds over 2.5 MB stripped
 #   Scripts/link-check.sh PRODUCT…   only those (HTTPSerializationAsyncHTTPClient: about 5 min)
 #   Scripts/link-check.sh --bridge   the bridge only, as Development's `bridge-link-check`
 #                                    built in the repository's own .build (seconds, not the
@@ -82,6 +84,18 @@ SWIFT
     echo "$product $expected" >> "$app/expected.txt.new"
 done
 mv "$app/expected.txt.new" "$app/expected.txt"
+# What the package costs in a binary is what it adds to a FoundationEssentials app that
+# does nothing else: the baseline is built beside the products' apps, the same way.
+mkdir -p "$app/Sources/baseline-app"
+cat > "$app/Sources/baseline-app/main.swift" <<'SWIFT'
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+print(Data("a=b".utf8).count)
+SWIFT
+targets+="    .executableTarget(name: \"baseline-app\"),"$'\n'
 dependencies=".package(path: \"$root\")"
 if [ -n "${bridge:-}" ]; then
     dependencies=".package(path: \"$root\", traits: [\"AsyncHTTPClient\"]), .package(url: \"https://github.com/swift-server/async-http-client\", from: \"1.37.0\")"
@@ -102,5 +116,30 @@ bin="$(cd "$app" && swift build --show-bin-path)"
 failed=0
 while read -r product expected; do
     check "$product" "$bin/$product-app" "$expected" || failed=1
+done < "$app/expected.txt"
+[ "$failed" = 0 ] || exit 1
+[ -n "${bridge:-}" ] && exit 0
+
+# Sizes: each app as `swift build -c release --static-swift-stdlib` makes it, whole and
+# stripped, and what it adds to the baseline. The core may add at most 2.5 MB stripped.
+# (FoundationEssentials' archive warns at link time that it uses mktemp: not ours.)
+(cd "$app" && swift build -c release --static-swift-stdlib 2>&1 | grep -E "error|warning: |Build" | grep -v mktemp | tail -5)
+release="$(cd "$app" && swift build -c release --static-swift-stdlib --show-bin-path)"
+sizes() { # prints "whole stripped" in bytes
+    strip -o "$app/stripped" "$1"
+    echo "$(stat -c %s "$1") $(stat -c %s "$app/stripped")"
+}
+mb() { awk -v bytes="$1" 'BEGIN { printf "%.1f MB", bytes / 1000000 }'; }
+read -r base_whole base_stripped < <(sizes "$release/baseline-app")
+echo "link-check: size: FoundationEssentials baseline $(mb "$base_whole") ($(mb "$base_stripped") stripped)"
+limit="${CORE_SIZE_LIMIT:-2500000}"
+while read -r product expected; do
+    read -r whole stripped < <(sizes "$release/$product-app")
+    added=$((whole - base_whole)) added_stripped=$((stripped - base_stripped))
+    echo "link-check: size: $product $(mb "$whole") ($(mb "$stripped") stripped), adds $(mb "$added") ($(mb "$added_stripped") stripped)"
+    if [ "$product" = HTTPSerializationCore ] && [ "$added_stripped" -gt "$limit" ]; then
+        echo "link-check: HTTPSerializationCore adds $(mb "$added_stripped") stripped to a FoundationEssentials app; the bound is $(mb "$limit")" >&2
+        failed=1
+    fi
 done < "$app/expected.txt"
 exit "$failed"
