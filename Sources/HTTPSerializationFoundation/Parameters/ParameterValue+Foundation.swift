@@ -16,6 +16,11 @@ extension ParameterValue {
     /// let parameters = try ParameterValue(any: legacy)
     /// ```
     ///
+    /// On Linux, an `NSMutableDictionary` may already have dropped one of two canonically
+    /// equivalent `NSString` keys when it stored them (swift-corelibs-foundation compares
+    /// them as equal but hashes them apart); that value cannot be read back, so keys that
+    /// must both survive go as ordered fields rather than through a dictionary.
+    ///
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)`` for a
     ///   value with no parameter form, a non-string key, or two canonically equivalent keys in one
     ///   `NSDictionary`, and ``/HTTPSerializationCore/RequestSerializationError/nestingTooDeep(path:limit:)``
