@@ -29,7 +29,7 @@ final class FormDecodingContext: Sendable {
     func entries(of node: Int) -> [String: Int]? {
         switch self.node(node) {
         case .dictionary(let table): return tree.dictionaries[table]
-        case .indexed(let table): return Dictionary(uniqueKeysWithValues: tree.indexedArrays[table].lazy.map { (String($0.key), $0.value) })
+        case .indexed(let table): return tree.textKeys(ofIndexed: table)
         case .empty, .leaf(.value(.null)): return [:]
         default: return nil
         }

@@ -42,10 +42,9 @@ extension FormTree {
             let content = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close])
             if content.isEmpty {
                 path.append(.append)
-            } else if style.arrayEncoding == .indexed, content.count <= 9, content[0] != 0x30 || content.count == 1,
-                      content.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            } else if style.arrayEncoding == .indexed, let position = Self.index(content, maximumDigits: 9) {
                 // An index as PHP writes one; `007` stays a name, as PHP keeps it.
-                path.append(.index(content.reduce(0) { $0 * 10 + Int($1 - 0x30) }))
+                path.append(.index(position))
             } else {
                 path.append(.key(String(decoding: content, as: UTF8.self)))
             }

@@ -164,7 +164,7 @@ package struct FormTree: Sendable {
         if let existing = dictionaries[table][key] { return existing }
         let child = addNode()
         dictionaries[table][key] = child
-        if let index = Self.index(key), index >= dictionaryNextIndex[table] { dictionaryNextIndex[table] = index &+ 1 }
+        if let index = Self.index(key.utf8), index >= dictionaryNextIndex[table] { dictionaryNextIndex[table] = index &+ 1 }
         return child
     }
 
@@ -187,7 +187,7 @@ package struct FormTree: Sendable {
         case .dictionary(let table):
             return table
         case .indexed(let table):
-            keyed = Dictionary(uniqueKeysWithValues: indexedArrays[table].lazy.map { (String($0.key), $0.value) })
+            keyed = textKeys(ofIndexed: table)
             next = indexedNextPosition[table]
         case .array(let table) where !arrayRepeatsField[table]:
             keyed = Dictionary(uniqueKeysWithValues: arrays[table].enumerated().lazy.map { (String($0.offset), $0.element) })
@@ -202,17 +202,21 @@ package struct FormTree: Sendable {
         return dictionaries.count - 1
     }
 
-    /// The value of `key` when it is an index as PHP writes one: `0`, or digits without a
-    /// leading zero, short enough for an `Int`.
-    static func index(_ key: String) -> Int? {
-        let utf8 = key.utf8
-        guard let first = utf8.first, first >= 0x30, first <= 0x39, utf8.count <= 18, first != 0x30 || utf8.count == 1 else { return nil }
+    /// The value of `text` when it is an index as PHP writes one: `0`, or digits without a
+    /// leading zero, at most `maximumDigits` of them.
+    static func index(_ text: some Collection<UInt8>, maximumDigits: Int = 18) -> Int? {
+        guard let first = text.first, first >= 0x30, first <= 0x39, text.count <= maximumDigits, first != 0x30 || text.count == 1 else { return nil }
         var value = 0
-        for byte in utf8 {
+        for byte in text {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
             value = value * 10 + Int(byte - 0x30)
         }
         return value
+    }
+
+    /// Indexed list `table`'s children keyed by each index's text, as a dictionary holds them.
+    package func textKeys(ofIndexed table: Int) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: indexedArrays[table].lazy.map { (String($0.key), $0.value) })
     }
 
     private mutating func addNode(_ node: Node = .empty) -> Int {
