@@ -251,6 +251,8 @@ if section("streaming") {
     StreamingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     StreamingBenchmarks.runArray(quick: quick)
     StreamingBenchmarks.runGzip(quick: quick, runs: quick ? 1 : 5)
+    StreamWritingBenchmarks.runLines(quick: quick, runs: quick ? 1 : 5)
+    StreamWritingBenchmarks.runEvents(quick: quick, runs: quick ? 1 : 5)
 }
 
 // MARK: Multipart, Docs/Benchmarks.md §5

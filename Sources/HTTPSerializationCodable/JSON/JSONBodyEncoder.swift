@@ -105,6 +105,14 @@ public struct JSONBodyEncoder: Sendable {
         let tree = try ParameterValue(encoding: value, maximumDepth: maximumDepth, json: self)
         return try tree.jsonData(options: outputFormatting.union(.fragmentsAllowed), maximumDepth: maximumDepth)
     }
+
+    /// Appends the JSON text of `value` to `bytes`: what ``encode(_:)`` returns, without the `Data`.
+    package func encode<T: Encodable>(_ value: T, appendingTo bytes: inout [UInt8]) throws {
+        if !outputFormatting.contains(.sortedKeys) {
+            return try JSONStreamingEncoder(options: self).encode(value, appendingTo: &bytes)
+        }
+        bytes.append(contentsOf: try encode(value))
+    }
 }
 
 extension JSONKeyConversion {

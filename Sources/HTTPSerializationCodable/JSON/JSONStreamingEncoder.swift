@@ -61,6 +61,23 @@ final class JSONStreamingEncoder {
 
     /// The JSON text of `value`.
     func encode(_ value: some Encodable) throws -> Data {
+        if let tree = try run(value) { return try treeText(tree) }
+        return writer.output.takeData()
+    }
+
+    /// Appends the JSON text of `value` to `bytes`, with no `Data` in between: a stream
+    /// writer's lines go straight into its chunk.
+    func encode(_ value: some Encodable, appendingTo bytes: inout [UInt8]) throws {
+        if let tree = try run(value) {
+            bytes.append(contentsOf: try treeText(tree))
+            return
+        }
+        writer.output.copy(into: &bytes)
+    }
+
+    /// Runs `value`'s `encode(to:)` to its end: the text is then in the writer, unless the
+    /// model turned it into the tree returned.
+    private func run(_ value: some Encodable) throws -> ParameterValue? {
         pending = true
         try encodeValue(value)
         if pending, streams {
@@ -70,10 +87,14 @@ final class JSONStreamingEncoder {
         if let deferredError { throw deferredError }
         if let tree {
             guard let result = tree.finish() else { throw Self.nothingEncoded(value) }
-            return try result.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth)
+            return result
         }
         while !frames.isEmpty { close() }
-        return writer.output.takeData()
+        return nil
+    }
+
+    private func treeText(_ tree: ParameterValue) throws -> Data {
+        try tree.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth)
     }
 
     private static func nothingEncoded(_ value: some Encodable) -> RequestSerializationError {

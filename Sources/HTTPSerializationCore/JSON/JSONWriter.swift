@@ -39,13 +39,25 @@ extension ParameterValue {
     ///   NaN, infinity, data, dates, sets, or a bare scalar without `.fragmentsAllowed`, naming
     ///   where the value is; ``RequestSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`.
     public func jsonData(options: JSONWritingOptions = [], maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws -> Data {
+        let writer = try writtenJSON(options: options, maximumDepth: maximumDepth)
+        return writer.output.takeData()
+    }
+
+    /// Appends this value's JSON text to `bytes`: what ``jsonData(options:maximumDepth:)``
+    /// returns, without the `Data`.
+    package func appendJSON(to bytes: inout [UInt8], options: JSONWritingOptions, maximumDepth: Int) throws {
+        let writer = try writtenJSON(options: options, maximumDepth: maximumDepth)
+        writer.output.copy(into: &bytes)
+    }
+
+    private func writtenJSON(options: JSONWritingOptions, maximumDepth: Int) throws -> JSONWriter {
         if !isContainer, !options.contains(.fragmentsAllowed) {
             throw RequestSerializationError.invalidJSONParameters(reason: "A top-level scalar needs the .fragmentsAllowed writing option.")
         }
         try checkDepth(limit: maximumDepth)
         var writer = JSONWriter(options: options)
         try writer.write(self)
-        return writer.output.takeData()
+        return writer
     }
 }
 

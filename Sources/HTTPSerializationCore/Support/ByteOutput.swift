@@ -162,6 +162,11 @@ package final class ByteOutput {
         }
     }
 
+    /// Appends the bytes written so far to `bytes`, leaving them here too.
+    package func copy(into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// The bytes as `Data`, leaving the buffer empty. A large buffer hands its memory over
     /// (trimmed to size) instead of being copied; a small one is copied, which is cheaper
     /// than `Data`'s bookkeeping for memory it does not own.
