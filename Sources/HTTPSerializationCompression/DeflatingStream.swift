@@ -7,9 +7,10 @@ internal import CZlib
 import HTTPSerializationCore
 
 /// A body compressed as it is read: its source is pulled in 64 KiB steps and deflated, so a
-/// large form or file is never held whole.
+/// large form or file is never held whole. Without a source, input is pushed in instead
+/// (``deflate(pushing:)``), for bodies that arrive as an async sequence.
 final class DeflatingStream: MultipartPartStream {
-    private let source: any BodyByteSource
+    private let source: (any BodyByteSource)?
     private let stream: UnsafeMutablePointer<z_stream>
     private var input: UnsafeMutableBufferPointer<UInt8>
     private var sourceEnded = false
@@ -17,7 +18,7 @@ final class DeflatingStream: MultipartPartStream {
     /// zlib accepted the stream, so `deinit` must end it.
     private var started = false
 
-    init(source: any BodyByteSource, encoding: ContentEncoding, level: Int32) throws {
+    init(source: (any BodyByteSource)?, encoding: ContentEncoding, level: Int32) throws {
         self.source = source
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -42,13 +43,13 @@ final class DeflatingStream: MultipartPartStream {
         stream.pointee.avail_out = UInt32(min(buffer.count, Int(UInt32.max)))
         // Deflate until some output is ready or the stream has ended.
         while stream.pointee.avail_out == UInt32(min(buffer.count, Int(UInt32.max))) {
-            if stream.pointee.avail_in == 0, !sourceEnded {
+            if stream.pointee.avail_in == 0, !sourceEnded, let source {
                 let count = try source.read(into: UnsafeMutableRawBufferPointer(input))
                 if count == 0 { sourceEnded = true }
                 stream.pointee.next_in = input.baseAddress
                 stream.pointee.avail_in = UInt32(count)
             }
-            let status = deflate(stream, sourceEnded ? Z_FINISH : Z_NO_FLUSH)
+            let status = zlibDeflate(stream, sourceEnded ? Z_FINISH : Z_NO_FLUSH)
             if status == Z_STREAM_END {
                 finished = true
                 break
@@ -61,7 +62,83 @@ final class DeflatingStream: MultipartPartStream {
     }
 
     func close() {
-        source.close()
+        source?.close()
+    }
+
+    /// Compresses `input`, or ends the stream when it is nil, and returns the output zlib has
+    /// ready (often none until enough input has gone in).
+    func deflate(pushing input: ArraySlice<UInt8>?) throws -> [UInt8] {
+        guard !finished else { return [] }
+        var output: [UInt8] = []
+        try (input ?? []).withUnsafeBufferPointer { bytes in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress)
+            stream.pointee.avail_in = UInt32(bytes.count)
+            // The input pointer is only valid in here: every byte goes in before it returns.
+            defer {
+                stream.pointee.next_in = nil
+                stream.pointee.avail_in = 0
+            }
+            while true {
+                stream.pointee.next_out = self.input.baseAddress
+                stream.pointee.avail_out = UInt32(self.input.count)
+                let status = zlibDeflate(stream, input == nil ? Z_FINISH : Z_NO_FLUSH)
+                guard status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END else {
+                    throw MultipartStreamError(reason: "zlib failed compressing (\(status))")
+                }
+                output += UnsafeBufferPointer(rebasing: self.input[..<(self.input.count - Int(stream.pointee.avail_out))])
+                if status == Z_STREAM_END {
+                    finished = true
+                    return
+                }
+                // Done when all input is in and zlib had room to spare (and, at the end, said so).
+                if stream.pointee.avail_in == 0, stream.pointee.avail_out > 0, input != nil { return }
+            }
+        }
+        return output
+    }
+}
+
+/// zlib's `deflate`, named apart from the method above.
+private func zlibDeflate(_ stream: UnsafeMutablePointer<z_stream>, _ flush: Int32) -> Int32 {
+    deflate(stream, flush)
+}
+
+/// An async-sequence body compressed chunk by chunk as it is sent, with no thread waiting.
+struct DeflatedChunks: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+
+    let chunks: AsyncChunkFactory
+    let encoding: ContentEncoding
+    let level: Int32
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: chunks.makeReader(), encoding: encoding, level: level)
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: any AsyncChunkReading
+        let encoding: ContentEncoding
+        let level: Int32
+        var deflater: DeflatingStream?
+        var ended = false
+
+        init(reader: any AsyncChunkReading, encoding: ContentEncoding, level: Int32) {
+            self.reader = reader
+            self.encoding = encoding
+            self.level = level
+        }
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            let deflater = try self.deflater ?? DeflatingStream(source: nil, encoding: encoding, level: level)
+            self.deflater = deflater
+            while !ended {
+                let input = try await reader.next()
+                if input == nil { ended = true }
+                let output = try deflater.deflate(pushing: input)
+                if !output.isEmpty { return output[...] }
+            }
+            return nil
+        }
     }
 }
 
@@ -86,6 +163,9 @@ extension RequestBody {
             return .bytes(Data(try Deflater.compress(Array(data), as: encoding, level: level)))
         case .multipart, .stream:
             let body = self
+            if let chunks = asyncChunks {
+                return .stream(RequestBodyStream(chunks: DeflatedChunks(chunks: chunks, encoding: encoding, level: level)))
+            }
             return .stream(try RequestBodyStream(length: nil) {
                 try DeflatingStream(source: body.makeSource(), encoding: encoding, level: level)
             })

@@ -88,7 +88,7 @@ package enum BodyFileWriter {
     package static func write(
         to fileURL: URL, total: UInt64?, throttle: MultipartFormData.Throttle?,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        read: (UnsafeMutableRawBufferPointer) throws -> Int
+        read: (UnsafeMutableRawBufferPointer) async throws -> Int
     ) async throws {
         guard fileURL.isFileURL else {
             throw RequestSerializationError.fileWriteFailed(path: fileURL.absoluteString, reason: "it is not a file URL")
@@ -107,7 +107,7 @@ package enum BodyFileWriter {
                 try Task.checkCancellation()
                 let pause = state.pauseBeforeNextPacket()
                 if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
-                let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[..<state.cap(bufferSize)]))
+                let count = try await read(UnsafeMutableRawBufferPointer(rebasing: buffer[..<state.cap(bufferSize)]))
                 guard count > 0 else { break }
                 try writeAll(descriptor, buffer.baseAddress!, count, path: path)
                 written += UInt64(count)

@@ -15,6 +15,14 @@ extension RequestBody {
     /// - Throws: ``RequestSerializationError/fileWriteFailed(path:reason:)`` and what reading the
     ///   body throws (a missing file, a short stream, …).
     public func write(to fileURL: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws {
+        if let factory = asyncChunks {
+            let chunks = AsyncChunkBuffer(factory.makeReader())
+            return try await BodyFileWriter.write(to: fileURL, total: nil, throttle: nil, progress: progress) { buffer in
+                guard let chunk = try await chunks.next(upTo: buffer.count) else { return 0 }
+                chunk.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                return chunk.count
+            }
+        }
         let source = try makeSource()
         defer { source.close() }
         try await BodyFileWriter.write(to: fileURL, total: length, throttle: throttle, progress: progress) {

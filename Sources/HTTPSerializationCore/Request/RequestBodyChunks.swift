@@ -123,6 +123,8 @@ package struct BodyChunkProducer {
     private let body: RequestBody
     private let chunkSize: Int
     private var reader: (any BodyByteSource)?
+    /// An async-sequence body is awaited directly, never through a blocking reader.
+    private var asyncChunks: AsyncChunkBuffer?
     private var throttle: ThrottleState
     private var finished = false
 
@@ -138,6 +140,7 @@ package struct BodyChunkProducer {
         _ make: (Int, (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Chunk
     ) async throws -> Chunk? {
         guard !finished else { return nil }
+        if let factory = body.asyncChunks { return try await nextAsync(from: factory, make) }
         let pause = throttle.pauseBeforeNextPacket()
         if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
         var count = 0
@@ -160,9 +163,32 @@ package struct BodyChunkProducer {
         return chunk
     }
 
+    /// The next chunk of an async-sequence body: at most `chunkSize` bytes of what the
+    /// sequence delivered.
+    private mutating func nextAsync<Chunk>(
+        from factory: AsyncChunkFactory, _ make: (Int, (UnsafeMutableRawBufferPointer) throws -> Int) throws -> Chunk
+    ) async throws -> Chunk? {
+        do {
+            let chunks = asyncChunks ?? AsyncChunkBuffer(factory.makeReader())
+            asyncChunks = chunks
+            guard let taken = try await chunks.next(upTo: chunkSize) else {
+                finish()
+                return nil
+            }
+            return try make(taken.count) { buffer in
+                taken.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                return taken.count
+            }
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
     private mutating func finish() {
         finished = true
         reader?.close()
         reader = nil
+        asyncChunks = nil
     }
 }

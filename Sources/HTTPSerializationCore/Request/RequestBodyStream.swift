@@ -22,6 +22,7 @@ public struct RequestBodyStream: Sendable {
         case file(URL)
         case factory(@Sendable () throws -> any MultipartPartStream)
         case oneShot(OneShotStream)
+        case asyncChunks(AsyncChunkFactory)
     }
 
     /// The exact number of bytes the body holds, or nil when it is known only at its end.
@@ -66,6 +67,33 @@ public struct RequestBodyStream: Sendable {
         source = .oneShot(OneShotStream(stream))
     }
 
+    /// A body read from an async sequence of byte chunks as it is sent, chunked: a bulk upload
+    /// written as it goes (JSON Lines for a search engine's bulk API, say), or bytes relayed
+    /// from another stream.
+    ///
+    /// Each send iterates `chunks` afresh, so a sequence that can be iterated again (a stream
+    /// writer's chunks over a replayable source) can be sent again on a retry or a 307 or 308
+    /// redirect. An error the sequence throws ends the upload with that error.
+    ///
+    /// async-http-client sends it chunked as it is written. URLSession is given a temporary
+    /// copy written first (with its length), because on Linux it reads a body stream while
+    /// holding a queue that its own async calls wait for on Swift's thread pool. The
+    /// synchronous readers, ``RequestBody/collect()`` and the Foundation layer's
+    /// `makeInputStream()`, wait on their thread for a task per chunk: call them from a thread
+    /// of your own, never from a task.
+    ///
+    /// ```swift
+    /// let writer = JSONStreamWriter<LogEntry>(format: .lines)
+    /// let request = try HTTPRequestSerializer().httpRequest(
+    ///     method: "POST", urlString: "https://search.example.com/_bulk",
+    ///     body: .stream(RequestBodyStream(chunks: writer.chunks(for: entries, minimumChunkSize: 64 * 1024))),
+    ///     contentType: writer.contentType)
+    /// ```
+    public init<Chunks: AsyncSequence & Sendable>(chunks: Chunks) where Chunks.Element: Sequence<UInt8> {
+        length = nil
+        source = .asyncChunks(AsyncChunkFactory(chunks))
+    }
+
     /// `length`, unless no transport could frame it.
     private static func checked(_ length: UInt64?) throws -> UInt64? {
         if let length, length > UInt64(Int64.max) {
@@ -106,6 +134,15 @@ public struct RequestBodyStream: Sendable {
             return try StreamBodySource(opening: makeStream, declared: length, label: Self.label)
         case .oneShot(let oneShot):
             return try StreamBodySource(claiming: oneShot, declared: length, label: Self.label)
+        case .asyncChunks(let factory):
+            return BlockingChunkSource(factory)
         }
+    }
+
+    /// The async sequence the body is read from, for readers that can await it; nil for a
+    /// file or a synchronous stream.
+    package var asyncChunks: AsyncChunkFactory? {
+        if case .asyncChunks(let factory) = source { return factory }
+        return nil
     }
 }

@@ -65,6 +65,9 @@ public enum RequestBody: Sendable {
 
     /// The whole body in memory, for small bodies and tests: a form is encoded, a stream read to its end.
     ///
+    /// A body read from an async sequence blocks the calling thread while the sequence
+    /// delivers: from async code, read ``chunks(size:)`` instead.
+    ///
     /// - Throws: what reading the body throws (a missing file, a short stream, …).
     public func collect() throws -> Data {
         switch self {
@@ -82,6 +85,12 @@ public enum RequestBody: Sendable {
                 data.append(contentsOf: buffer[..<count])
             }
         }
+    }
+
+    /// The async sequence a stream body is read from, when it has one.
+    package var asyncChunks: AsyncChunkFactory? {
+        if case .stream(let stream) = self { return stream.asyncChunks }
+        return nil
     }
 
     /// The throttle a multipart form asks for; nil for other bodies.

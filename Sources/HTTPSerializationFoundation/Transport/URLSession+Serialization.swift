@@ -131,7 +131,8 @@ extension URLSession {
 /// How a body goes out through URLSession: in the request, as a stream, or from a file.
 ///
 /// URLSession on Linux sends any body stream chunked (and would add `Content-Length` too), so
-/// there a form or stream of known length goes from a file: its own, or a temporary copy.
+/// there a form or stream of known length goes from a file: its own, or a temporary copy. A body
+/// read from an async sequence goes from a temporary copy everywhere, with its length.
 struct UploadPlan {
     /// The head with the body set, when it travels in the request.
     var request: URLRequest
@@ -149,6 +150,15 @@ struct UploadPlan {
             break
         case .bytes(let bytes):
             request.httpBody = bytes
+        case .stream where body.asyncChunks != nil:
+            // An async-sequence body is spooled first: URLSession reads a body stream with its
+            // queue held while its own async calls wait on that queue from Swift's pool, so a
+            // stream waiting for a task there could never be fed.
+            let copy = try await Self.temporaryCopy(of: body)
+            temporaryFile = copy
+            file = copy
+            let size = (try? FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)?.int64Value ?? 0
+            request.setValue(String(size), forHTTPHeaderField: "Content-Length")
         case .multipart, .stream:
             if let length = body.length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
             #if os(Linux) || os(Windows) || os(Android)
@@ -156,14 +166,8 @@ struct UploadPlan {
                 if case .stream(let stream) = body, let file = try stream.fileForDirectUpload() {
                     self.file = file
                 } else {
-                    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
+                    let copy = try await Self.temporaryCopy(of: body)
                     temporaryFile = copy
-                    do {
-                        try await body.write(to: copy)
-                    } catch {
-                        try? FileManager.default.removeItem(at: copy)
-                        throw error
-                    }
                     self.file = copy
                 }
             }
@@ -171,6 +175,18 @@ struct UploadPlan {
             if file == nil { request.httpBodyStream = body.makeInputStream() }
         }
         self.request = request
+    }
+
+    /// The body written to a new temporary file, removed again if writing fails.
+    private static func temporaryCopy(of body: RequestBody) async throws -> URL {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("httpser-upload-\(UUID().uuidString)")
+        do {
+            try await body.write(to: copy)
+        } catch {
+            try? FileManager.default.removeItem(at: copy)
+            throw error
+        }
+        return copy
     }
 
     func removeTemporaryFile() {

@@ -83,4 +83,22 @@ extension StreamBodyWriter {
     ) -> StreamBodyChunks<Self, Source> where Source.Element == Value {
         StreamBodyChunks(writer: self, source: values, minimumChunkSize: minimumChunkSize)
     }
+
+    /// A request body written from `values` as it is sent, chunked: bulk uploads such as a
+    /// search engine's JSON Lines bulk API, without holding the batch.
+    ///
+    /// Each send iterates `values` again (a retry, a 307 or 308 redirect), so pass a source
+    /// that can be iterated more than once when the request may be sent again.
+    ///
+    /// ```swift
+    /// let writer = JSONStreamWriter<Document>(format: .lines)
+    /// let request = try HTTPRequestSerializer().httpRequest(
+    ///     method: "POST", urlString: "https://search.example.com/_bulk",
+    ///     body: writer.requestBody(for: documents, minimumChunkSize: 64 * 1024), contentType: writer.contentType)
+    /// ```
+    public func requestBody<Source: AsyncSequence & Sendable>(
+        for values: Source, minimumChunkSize: Int = 0
+    ) -> RequestBody where Source.Element == Value {
+        .stream(RequestBodyStream(chunks: chunks(for: values, minimumChunkSize: minimumChunkSize)))
+    }
 }
