@@ -12,6 +12,7 @@ let strictness: [SwiftSetting] = [
 // server pieces, the tool and the benchmarks live in the nested package `Development/`,
 // which the tests reach and which library users never resolve.
 let asyncHTTPClientTrait: Set<String> = ["AsyncHTTPClient"]
+let hummingbirdTrait: Set<String> = ["Hummingbird"]
 
 // `Development/` depends back on this package, a package-level cycle SwiftPM builds but its
 // plugin host cannot serialize: SwiftPM 6.3 crashes running any plugin here (later versions
@@ -42,11 +43,18 @@ let package = Package(
         // (the system's zlib).
         .library(name: "HTTPSerializationCompression", targets: ["HTTPSerializationCompression"]),
         .library(name: "HTTPSerializationAsyncHTTPClient", targets: ["HTTPSerializationAsyncHTTPClient"]),
+        // Hummingbird 2's request decoder, response encoder and streamed responses on this
+        // package; empty unless the app enables the `Hummingbird` trait.
+        .library(name: "HTTPSerializationHummingbird", targets: ["HTTPSerializationHummingbird"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds HTTPSerializationAsyncHTTPClient, which sends requests and streamed multipart bodies with swift-server/async-http-client."
+        ),
+        .trait(
+            name: "Hummingbird",
+            description: "Builds HTTPSerializationHummingbird: this package's JSON, form and multipart decoding, JSON encoding and streamed responses as Hummingbird 2's coders."
         ),
     ],
     dependencies: [
@@ -54,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ] + (buildingDocumentation ? [
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -139,6 +148,16 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // Hummingbird's coders on this package; empty unless the app enables the `Hummingbird` trait.
+        .target(
+            name: "HTTPSerializationHummingbird",
+            dependencies: [
+                "HTTPSerializationCore", "HTTPSerializationCodable",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: hummingbirdTrait)),
+            ],
+            swiftSettings: strictness
+        ),
     ] + (buildingDocumentation ? [] : [
         // The core alone, as an app on it sees it: no Foundation, no upper layer.
         .testTarget(
@@ -152,6 +171,16 @@ let package = Package(
         .testTarget(
             name: "HTTPSerializationCompressionTests",
             dependencies: ["HTTPSerializationCompression", "HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strictness
+        ),
+        // The Hummingbird integration through Hummingbird's own test client.
+        .testTarget(
+            name: "HTTPSerializationHummingbirdTests",
+            dependencies: [
+                "HTTPSerializationHummingbird", "HTTPSerializationCore", "HTTPSerializationCodable",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

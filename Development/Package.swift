@@ -20,9 +20,11 @@ let productChecks: [Target] = [
     ("Foundation", "HTTPSerializationFoundation"), ("XML", "HTTPSerializationXML"),
     ("Images", "HTTPSerializationImages"), ("Compression", "HTTPSerializationCompression"),
     ("All", "HTTPSerialization"), ("AsyncHTTPClient", "HTTPSerializationAsyncHTTPClient"),
+    ("Hummingbird", "HTTPSerializationHummingbird"),
 ].map { folder, product in
     var dependencies: [Target.Dependency] = [.product(name: product, package: "swift-http-serialization")]
     if folder == "AsyncHTTPClient" { dependencies.append(.product(name: "AsyncHTTPClient", package: "async-http-client")) }
+    if folder == "Hummingbird" { dependencies.append(.product(name: "Hummingbird", package: "hummingbird")) }
     return .target(name: "ProductCheck\(folder)", dependencies: dependencies, path: "ProductChecks/\(folder)", swiftSettings: strictness)
 }
 
@@ -41,7 +43,7 @@ let package = Package(
         .library(name: "ProductChecks", type: .static, targets: productChecks.map(\.name)),
     ],
     dependencies: [
-        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient", "Hummingbird"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -127,6 +129,7 @@ let package = Package(
             name: "ServerSnippets",
             dependencies: [
                 .product(name: "HTTPSerialization", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationHummingbird", package: "swift-http-serialization"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Vapor", package: "vapor"),
             ],

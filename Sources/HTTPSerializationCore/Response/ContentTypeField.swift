@@ -10,7 +10,7 @@ package struct ContentTypeField: Sendable, Equatable {
     ///
     /// Read over the value's bytes, as a field is bytes on the wire: one pass splits at `;`
     /// outside quoted strings, and nothing is allocated but the two results.
-    init?(_ value: String) {
+    package init?(_ value: String) {
         var value = value
         let parsed = value.withUTF8 { bytes -> (mimeType: String, charset: String?)? in
             var type: Range<Int>?

@@ -1,0 +1,32 @@
+#if Hummingbird
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import Hummingbird
+public import HTTPSerializationCodable
+
+/// Hummingbird's response encoder, writing JSON with this package's encoder.
+///
+/// What `JSONEncoder`'s conformance writes (status 200, `application/json; charset=utf-8`,
+/// `Content-Length`), from ``/HTTPSerializationCodable/JSONBodyEncoder``.
+public struct HTTPSerializationResponseEncoder: ResponseEncoder, Sendable {
+    /// Encodes the values; its strategies and output formatting apply.
+    public var json = JSONBodyEncoder()
+
+    /// An encoder with `JSONEncoder`'s defaults.
+    public init() {}
+
+    /// `value` as a JSON response.
+    ///
+    /// - Throws: what ``/HTTPSerializationCodable/JSONBodyEncoder/encode(_:)`` throws.
+    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+        let data = try json.encode(value)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+#endif
