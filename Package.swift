@@ -13,6 +13,7 @@ let strictness: [SwiftSetting] = [
 // which the tests reach and which library users never resolve.
 let asyncHTTPClientTrait: Set<String> = ["AsyncHTTPClient"]
 let hummingbirdTrait: Set<String> = ["Hummingbird"]
+let vaporTrait: Set<String> = ["Vapor"]
 
 // `Development/` depends back on this package, a package-level cycle SwiftPM builds but its
 // plugin host cannot serialize: SwiftPM 6.3 crashes running any plugin here (later versions
@@ -46,6 +47,9 @@ let package = Package(
         // Hummingbird 2's request decoder, response encoder and streamed responses on this
         // package; empty unless the app enables the `Hummingbird` trait.
         .library(name: "HTTPSerializationHummingbird", targets: ["HTTPSerializationHummingbird"]),
+        // Vapor 4's content coders, streamed multipart reads and streamed responses on this
+        // package; empty unless the app enables the `Vapor` trait.
+        .library(name: "HTTPSerializationVapor", targets: ["HTTPSerializationVapor"]),
     ],
     traits: [
         .trait(
@@ -56,6 +60,10 @@ let package = Package(
             name: "Hummingbird",
             description: "Builds HTTPSerializationHummingbird: this package's JSON, form and multipart decoding, JSON encoding and streamed responses as Hummingbird 2's coders."
         ),
+        .trait(
+            name: "Vapor",
+            description: "Builds HTTPSerializationVapor: this package's JSON, form, query and multipart coders as Vapor 4's content configuration, and streamed responses."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -63,6 +71,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ] + (buildingDocumentation ? [
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -158,6 +167,15 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // Vapor's coders on this package; empty unless the app enables the `Vapor` trait.
+        .target(
+            name: "HTTPSerializationVapor",
+            dependencies: [
+                "HTTPSerializationCore", "HTTPSerializationCodable",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: vaporTrait)),
+            ],
+            swiftSettings: strictness
+        ),
     ] + (buildingDocumentation ? [] : [
         // The core alone, as an app on it sees it: no Foundation, no upper layer.
         .testTarget(
@@ -180,6 +198,19 @@ let package = Package(
                 "HTTPSerializationHummingbird", "HTTPSerializationCore", "HTTPSerializationCodable",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServerTestSupport", package: "Development"),
+            ],
+            swiftSettings: strictness
+        ),
+        // The Vapor integration through VaporTesting and a live server.
+        .testTarget(
+            name: "HTTPSerializationVaporTests",
+            dependencies: [
+                "HTTPSerializationVapor", "HTTPSerializationCore", "HTTPSerializationCodable",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "ServerTestSupport", package: "Development"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictness
         ),

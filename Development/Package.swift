@@ -20,11 +20,12 @@ let productChecks: [Target] = [
     ("Foundation", "HTTPSerializationFoundation"), ("XML", "HTTPSerializationXML"),
     ("Images", "HTTPSerializationImages"), ("Compression", "HTTPSerializationCompression"),
     ("All", "HTTPSerialization"), ("AsyncHTTPClient", "HTTPSerializationAsyncHTTPClient"),
-    ("Hummingbird", "HTTPSerializationHummingbird"),
+    ("Hummingbird", "HTTPSerializationHummingbird"), ("Vapor", "HTTPSerializationVapor"),
 ].map { folder, product in
     var dependencies: [Target.Dependency] = [.product(name: product, package: "swift-http-serialization")]
     if folder == "AsyncHTTPClient" { dependencies.append(.product(name: "AsyncHTTPClient", package: "async-http-client")) }
     if folder == "Hummingbird" { dependencies.append(.product(name: "Hummingbird", package: "hummingbird")) }
+    if folder == "Vapor" { dependencies.append(.product(name: "Vapor", package: "vapor")) }
     return .target(name: "ProductCheck\(folder)", dependencies: dependencies, path: "ProductChecks/\(folder)", swiftSettings: strictness)
 }
 
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "HTTPSerCLI", targets: ["HTTPSerCLI"]),
         .library(name: "SeededGenerators", targets: ["SeededGenerators"]),
         .library(name: "Checksums", targets: ["Checksums"]),
+        .library(name: "ServerTestSupport", targets: ["ServerTestSupport"]),
         .executable(name: "httpser", targets: ["httpser"]),
         .executable(name: "httpser-bench", targets: ["httpser-bench"]),
         .executable(name: "bridge-link-check", targets: ["bridge-link-check"]),
@@ -43,7 +45,7 @@ let package = Package(
         .library(name: "ProductChecks", type: .static, targets: productChecks.map(\.name)),
     ],
     dependencies: [
-        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient", "Hummingbird"]),
+        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient", "Hummingbird", "Vapor"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -67,6 +69,12 @@ let package = Package(
         // Seeded inputs shared by the benchmarks and the property tests.
         .target(
             name: "SeededGenerators",
+            swiftSettings: strictness
+        ),
+        // The server integrations' live tests: a paced raw client and an endless event source.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [.product(name: "HTTPSerializationCore", package: "swift-http-serialization")],
             swiftSettings: strictness
         ),
         // A loopback HTTP server that reports exactly what it received.
@@ -130,6 +138,7 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPSerialization", package: "swift-http-serialization"),
                 .product(name: "HTTPSerializationHummingbird", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationVapor", package: "swift-http-serialization"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Vapor", package: "vapor"),
             ],

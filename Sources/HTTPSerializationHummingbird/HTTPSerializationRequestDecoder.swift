@@ -61,7 +61,7 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
                 return try form.decode(T.self, from: String(decoding: body.readableBytesView, as: UTF8.self))
             case .multipart:
                 let received = try await MultipartForm.read(
-                    ByteBufferChunks(request.body), contentType: contentType ?? "", limits: multipart,
+                    request.body.map(\.readableBytesView), contentType: contentType ?? "", limits: multipart,
                     spillThreshold: spillThreshold, temporaryDirectory: temporaryDirectory)
                 return try form.decode(T.self, from: received)
             case .other:
@@ -74,26 +74,4 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
     }
 }
 
-/// A request body's buffers as byte collections, the shape the package's readers take.
-struct ByteBufferChunks<Base: AsyncSequence>: AsyncSequence where Base.Element == ByteBuffer {
-    typealias Element = ByteBufferView
-
-    let base: Base
-
-    init(_ base: Base) {
-        self.base = base
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator())
-    }
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-
-        mutating func next() async throws -> ByteBufferView? {
-            try await base.next()?.readableBytesView
-        }
-    }
-}
 #endif

@@ -5,6 +5,7 @@ import HTTPSerializationCore
 import HTTPSerializationHummingbird
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 /// The package as Hummingbird's coders, through Hummingbird's own test client: a JSON, form or
@@ -105,21 +106,6 @@ struct HummingbirdCodersTests {
     }
 }
 
-/// A source that can be iterated again, for stream routes.
-struct Values<Value: Sendable>: AsyncSequence, Sendable {
-    let values: [Value]
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let values: [Value]
-        var index = 0
-        mutating func next() async -> Value? {
-            guard index < values.count else { return nil }
-            defer { index += 1 }
-            return values[index]
-        }
-    }
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(values: values) }
-}
-
 @Suite("Hummingbird: streamed responses from the package's writers")
 struct HummingbirdStreamTests {
     static let events = (0..<200).map { ServerSentEvent(event: $0 % 2 == 0 ? "tick" : nil, data: "line \($0)\nsecond line", id: String($0)) }
@@ -128,11 +114,11 @@ struct HummingbirdStreamTests {
     @Test("events and JSON Lines routes send the writers' bytes with their content types over a live server")
     func streamRoutes() async throws {
         let router = Router(context: HTTPSerializationBasicRequestContext.self)
-        router.get("/events") { _, _ in Response.stream(Values(values: Self.events), writer: ServerSentEventWriter()) }
+        router.get("/events") { _, _ in Response.stream(ArrayValues(Self.events), writer: ServerSentEventWriter()) }
         router.get("/records") { _, _ in
-            Response.stream(Values(values: Self.records), writer: JSONStreamWriter<ParameterValue>(format: .lines), minimumChunkSize: 4096)
+            Response.stream(ArrayValues(Self.records), writer: JSONStreamWriter<ParameterValue>(format: .lines), minimumChunkSize: 4096)
         }
-        router.get("/array") { _, _ in Response.stream(Values(values: Self.records), writer: JSONStreamWriter<ParameterValue>(format: .array)) }
+        router.get("/array") { _, _ in Response.stream(ArrayValues(Self.records), writer: JSONStreamWriter<ParameterValue>(format: .array)) }
         try await Application(router: router).test(.live) { client in
             try await client.execute(uri: "/events", method: .get) { response in
                 #expect(response.headers[.contentType] == "text/event-stream")

@@ -36,7 +36,7 @@ struct ArticleSnippetTests {
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
             regions.merge(Self.regions(in: try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))) { first, _ in first }
         }
-        #expect(Set(regions.keys) == ["hummingbird-coders", "hummingbird-route", "vapor-route", "parts-one-at-a-time", "forms-and-queries"])
+        #expect(Set(regions.keys) == ["hummingbird-coders", "hummingbird-route", "vapor-coders", "vapor-route", "parts-one-at-a-time", "forms-and-queries"])
         for (name, code) in regions.sorted(by: { $0.key < $1.key }) {
             #expect(article.contains(code), "the article's \(name) differs from the compiled one")
         }

@@ -104,12 +104,12 @@ public struct MultipartForm: Sendable, Hashable {
     ///   - temporaryDirectory: where temporary files go: `TMPDIR`, else `/tmp`, by default.
     /// - Throws: a ``MultipartParsingError``.
     public static func read(
-        _ body: Data, contentType: String, limits: MultipartParsingLimits = MultipartParsingLimits(),
+        _ body: some Sequence<UInt8>, contentType: String, limits: MultipartParsingLimits = MultipartParsingLimits(),
         spillThreshold: Int = MultipartForm.spillThreshold, temporaryDirectory: URL? = nil
     ) throws -> MultipartForm {
         let collector = try MultipartFormCollector(contentType: contentType, limits: limits, spillThreshold: spillThreshold,
                                                    directory: temporaryDirectory?.path ?? TemporaryFile.defaultDirectory)
-        try body.withUnsafeBytes { try collector.feed($0) }
+        try body.withChunkBytes { try collector.feed(UnsafeRawBufferPointer($0)) }
         return try collector.finish()
     }
 }

@@ -1,0 +1,21 @@
+// README row `HTTPSerializationVapor`: Vapor 4's content coders, streamed multipart reads and
+// streamed responses (with the package trait Vapor). It brings the core and the Codable layer.
+import HTTPSerializationVapor
+import Vapor
+
+struct CheckedUpload: Content {
+    var title: String
+}
+
+public func checkVapor(_ app: Application) {
+    var coders = HTTPSerializationCoders()
+    coders.multipart.limits = MultipartParsingLimits()
+    ContentConfiguration.global.useHTTPSerialization(coders)
+    app.on(.POST, "uploads", body: .stream) { request -> CheckedUpload in
+        try await request.decodeMultipart(CheckedUpload.self)
+    }
+    app.get("lines") { _ in
+        Response.stream(AsyncStream<ParameterValue> { $0.finish() }, writer: JSONStreamWriter<ParameterValue>(format: .lines))
+    }
+    _ = RequestBodyFailure(FormDecodingError.tooManyPairs(limit: 1))
+}

@@ -1,0 +1,37 @@
+// The one-line Vapor setup of the article "Reading uploads on a server", compiled so the
+// article's calls stay true. The region between `// snippet:` and `// end snippet` appears
+// verbatim in the article (a test in HTTPSerializationTests checks it).
+// snippet: vapor-coders
+import Vapor
+import HTTPSerialization
+import HTTPSerializationVapor
+
+struct Ticket: Content {
+    var id: Int
+    var title: String
+}
+
+struct Attachment: Decodable {
+    var ticket: Int
+    var file: MultipartFile
+}
+
+func configureTickets(_ app: Application, events: AsyncStream<ServerSentEvent>) {
+    // The one line: req.content, req.query and Content answers use the package's coders.
+    ContentConfiguration.global.useHTTPSerialization()
+    // JSON, JSON:API, a form or a multipart form; 400, 413 or 415 when it cannot be read.
+    app.post("tickets") { request async throws -> Ticket in
+        try request.content.decode(Ticket.self)
+    }
+    // A large upload read as it arrives, its files past 1 MiB in temporary files.
+    app.on(.POST, "tickets", "attachments", body: .stream) { request async throws -> HTTPStatus in
+        let attachment = try await request.decodeMultipart(Attachment.self)
+        try attachment.file.move(to: URL(fileURLWithPath: "/srv/attachments/\(attachment.ticket)"))
+        return .created
+    }
+    // Events written as the client reads them, with Cache-Control: no-cache.
+    app.get("tickets", "events") { _ in
+        Response.stream(events, writer: ServerSentEventWriter())
+    }
+}
+// end snippet

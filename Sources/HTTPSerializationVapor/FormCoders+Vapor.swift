@@ -1,0 +1,34 @@
+#if Vapor
+public import HTTPSerializationCodable
+public import Vapor
+
+extension FormDecoder: ContentDecoder, URLQueryDecoder {
+    /// Decodes a collected `application/x-www-form-urlencoded` body for `req.content.decode(_:)`.
+    ///
+    /// - Throws: `Abort` with status 400 for a malformed form or one that is not the model,
+    ///   413 past ``limits``.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
+        try abortingOnFailure { try decode(D.self, from: String(decoding: body.readableBytesView, as: UTF8.self)) }
+    }
+
+    /// Decodes a request's query string for `req.query.decode(_:)`.
+    ///
+    /// - Throws: as the body's decode.
+    public func decode<D: Decodable>(_ decodable: D.Type, from url: URI) throws -> D {
+        try abortingOnFailure { try decode(D.self, from: url.query ?? "") }
+    }
+}
+
+extension FormEncoder: ContentEncoder, URLQueryEncoder {
+    /// Writes `encodable` as a form body with `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
+    public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
+        body.writeString(try encode(encodable))
+        headers.contentType = .urlEncodedForm
+    }
+
+    /// Sets `url`'s query to the form text of `encodable`.
+    public func encode<E: Encodable>(_ encodable: E, to url: inout URI) throws {
+        url.query = try encode(encodable)
+    }
+}
+#endif

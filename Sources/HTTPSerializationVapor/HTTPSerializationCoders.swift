@@ -1,0 +1,68 @@
+// The integration exists only with the package trait `Vapor`, so apps that do not use it
+// never resolve Vapor.
+#if Vapor
+public import HTTPSerializationCodable
+import HTTPSerializationCore
+public import Vapor
+
+/// This package's coders for a Vapor app, set up in one value: JSON both ways, forms both
+/// ways, query strings, and multipart forms read as they stream in.
+///
+/// The defaults read and write what Vapor's own coders do, so clients keep working when an
+/// app switches: JSON dates as ISO 8601, form dates as seconds since 1970, form booleans as
+/// `true`/`false`, arrays as `tags[]`. Change a property to change one coder.
+///
+/// ```swift
+/// var coders = HTTPSerializationCoders()
+/// coders.multipart.limits.maximumFileSize = 100 << 20
+/// ContentConfiguration.global.useHTTPSerialization(coders)
+/// ```
+public struct HTTPSerializationCoders: Sendable {
+    /// Reads `application/json` and JSON:API bodies.
+    public var jsonDecoder: JSONBodyDecoder
+    /// Writes `application/json` and JSON:API bodies.
+    public var jsonEncoder: JSONBodyEncoder
+    /// Reads `application/x-www-form-urlencoded` bodies and query strings.
+    public var formDecoder: FormDecoder
+    /// Writes `application/x-www-form-urlencoded` bodies and query strings.
+    public var formEncoder: FormEncoder
+    /// Reads `multipart/form-data` bodies: its limits, spill threshold and form decoder.
+    public var multipart: MultipartFormDecoder
+
+    /// Coders whose defaults match Vapor's own.
+    public init() {
+        jsonDecoder = JSONBodyDecoder()
+        jsonDecoder.dateDecodingStrategy = .iso8601
+        jsonEncoder = JSONBodyEncoder()
+        jsonEncoder.dateEncodingStrategy = .iso8601
+        formDecoder = FormDecoder(dateDecoding: .secondsSince1970)
+        formEncoder = FormEncoder(style: QueryStringStyle(boolEncoding: .literal, dateEncoding: .secondsSince1970))
+        multipart = MultipartFormDecoder(form: formDecoder)
+    }
+}
+
+extension ContentConfiguration {
+    /// Makes this package the coders behind `req.content`, `req.query` and `Content`
+    /// responses: JSON and JSON:API, forms, query strings and multipart forms.
+    ///
+    /// Call it once while configuring the app. Multipart responses keep Vapor's encoder.
+    /// Failures reach clients as `Abort` errors with the status
+    /// `RequestBodyFailure` gives: 400 for a malformed body or one that is not the model,
+    /// 413 past a limit.
+    ///
+    /// ```swift
+    /// ContentConfiguration.global.useHTTPSerialization()
+    /// ```
+    public mutating func useHTTPSerialization(_ coders: HTTPSerializationCoders = HTTPSerializationCoders()) {
+        for media in [HTTPMediaType.json, .jsonAPI] {
+            use(encoder: coders.jsonEncoder, for: media)
+            use(decoder: coders.jsonDecoder, for: media)
+        }
+        use(encoder: coders.formEncoder, for: .urlEncodedForm)
+        use(decoder: coders.formDecoder, for: .urlEncodedForm)
+        use(urlEncoder: coders.formEncoder)
+        use(urlDecoder: coders.formDecoder)
+        use(decoder: coders.multipart, for: .formData)
+    }
+}
+#endif
