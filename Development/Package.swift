@@ -127,6 +127,10 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Vapor", package: "vapor"),
+                // §5: the same routes on both frameworks, their coders against ours.
+                .product(name: "HTTPSerializationHummingbird", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationVapor", package: "swift-http-serialization"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/HTTPSerializationBenchmarks",
             swiftSettings: strictness

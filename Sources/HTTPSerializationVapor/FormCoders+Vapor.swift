@@ -17,6 +17,25 @@ extension FormDecoder: ContentDecoder, URLQueryDecoder {
     public func decode<D: Decodable>(_ decodable: D.Type, from url: URI) throws -> D {
         try abortingOnFailure { try decode(D.self, from: url.query ?? "") }
     }
+
+    /// Decodes a collected form body with `userInfo` added to ``userInfo``: how Vapor's
+    /// `req.content.get(at:)` passes the path it wants.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
+                                     userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
+        try adding(userInfo).decode(D.self, from: body, headers: headers)
+    }
+
+    /// Decodes a query string with `userInfo` added to ``userInfo``: how Vapor's
+    /// `req.query[_:at:]` and `req.query.get(at:)` pass the path they want.
+    public func decode<D: Decodable>(_ decodable: D.Type, from url: URI, userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
+        try adding(userInfo).decode(D.self, from: url)
+    }
+
+    private func adding(_ userInfo: [CodingUserInfoKey: any Sendable]) -> FormDecoder {
+        var decoder = self
+        decoder.userInfo.merge(userInfo) { _, given in given }
+        return decoder
+    }
 }
 
 extension FormEncoder: ContentEncoder, URLQueryEncoder {

@@ -9,12 +9,16 @@ public import Vapor
 /// ways, query strings, and multipart forms read as they stream in.
 ///
 /// The defaults read and write what Vapor's own coders do, so clients keep working when an
-/// app switches: JSON dates as ISO 8601, form dates as seconds since 1970, form booleans as
-/// `true`/`false`, arrays as `tags[]`. Change a property to change one coder.
+/// app switches: JSON dates as ISO 8601; in forms, dates as seconds since 1970, booleans as
+/// `true`/`false`, arrays as `tags[]`, an absent checkbox as `false` and an absent list as
+/// `[]` (``/HTTPSerializationCodable/FormDecoder/boolFlags`` and
+/// ``/HTTPSerializationCodable/FormDecoder/absentFieldsAreEmpty``). One default of Vapor's is
+/// not followed: its form decoder also splits every list value at `,` and `|`, which breaks
+/// values that hold them; send lists as repeated keys. Change a property to change one coder.
 ///
 /// ```swift
 /// var coders = HTTPSerializationCoders()
-/// coders.multipart.limits.maximumFileSize = 100 << 20
+/// coders.multipart.limits.maximumFileBytes = 100 << 20
 /// ContentConfiguration.global.useHTTPSerialization(coders)
 /// ```
 public struct HTTPSerializationCoders: Sendable {
@@ -26,7 +30,8 @@ public struct HTTPSerializationCoders: Sendable {
     public var formDecoder: FormDecoder
     /// Writes `application/x-www-form-urlencoded` bodies and query strings.
     public var formEncoder: FormEncoder
-    /// Reads `multipart/form-data` bodies: its limits, spill threshold and form decoder.
+    /// Reads `multipart/form-data` bodies: its limits, spill threshold and form decoder (a copy
+    /// of ``formDecoder`` as it was when these coders were made).
     public var multipart: MultipartFormDecoder
 
     /// Coders whose defaults match Vapor's own.
@@ -36,6 +41,8 @@ public struct HTTPSerializationCoders: Sendable {
         jsonEncoder = JSONBodyEncoder()
         jsonEncoder.dateEncodingStrategy = .iso8601
         formDecoder = FormDecoder(dateDecoding: .secondsSince1970)
+        formDecoder.boolFlags = true
+        formDecoder.absentFieldsAreEmpty = true
         formEncoder = FormEncoder(style: QueryStringStyle(boolEncoding: .literal, dateEncoding: .secondsSince1970))
         multipart = MultipartFormDecoder(form: formDecoder)
     }
@@ -48,7 +55,7 @@ extension ContentConfiguration {
     /// Call it once while configuring the app. Multipart responses keep Vapor's encoder.
     /// Failures reach clients as `Abort` errors with the status
     /// `RequestBodyFailure` gives: 400 for a malformed body or one that is not the model,
-    /// 413 past a limit.
+    /// 413 past a limit, 500 for an upload that could not be stored.
     ///
     /// ```swift
     /// ContentConfiguration.global.useHTTPSerialization()

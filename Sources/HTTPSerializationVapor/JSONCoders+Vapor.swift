@@ -11,6 +11,15 @@ extension JSONBodyDecoder: ContentDecoder {
             try body.withUnsafeReadableBytes { try decode(D.self, utf8: $0.bindMemory(to: UInt8.self)) }
         }
     }
+
+    /// Decodes with `userInfo` added to ``userInfo``: how Vapor's `req.content.get(at:)` and
+    /// `req.content[_:at:]` pass the path they want.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
+                                     userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
+        var decoder = self
+        decoder.userInfo.merge(userInfo) { _, given in given }
+        return try decoder.decode(D.self, from: body, headers: headers)
+    }
 }
 
 extension JSONBodyEncoder: ContentEncoder {

@@ -17,6 +17,15 @@ extension MultipartFormDecoder: ContentDecoder {
             try decode(D.self, from: body.readableBytesView, contentType: headers.first(name: .contentType) ?? "")
         }
     }
+
+    /// Decodes a collected body with `userInfo` added to its form decoder's: how Vapor's
+    /// `req.content.get(at:)` passes the path it wants.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
+                                     userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
+        var decoder = self
+        decoder.form.userInfo.merge(userInfo) { _, given in given }
+        return try decoder.decode(D.self, from: body, headers: headers)
+    }
 }
 
 extension Request {
@@ -52,7 +61,8 @@ extension Request {
     }
 
     private func multipartDecoder(_ given: MultipartFormDecoder?) throws -> MultipartFormDecoder {
-        guard headers.contentType == .formData else {
+        // Compared by name: Vapor's `==` also lets `*/*` and `multipart/*` through.
+        guard let media = headers.contentType, media.type.lowercased() == "multipart", media.subType.lowercased() == "form-data" else {
             throw Abort(.unsupportedMediaType, reason: RequestBodyFailure.unsupportedContentType(headers.first(name: .contentType)).message)
         }
         if let given { return given }

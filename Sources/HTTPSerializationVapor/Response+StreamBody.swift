@@ -7,8 +7,10 @@ extension Response {
     /// JSON Lines, JSON text sequences or a JSON array.
     ///
     /// Each chunk is written when Vapor has sent the one before, so a slow client slows the
-    /// source, and a client that goes away ends the write and stops reading the source. An
-    /// event stream is sent with `Cache-Control: no-cache`.
+    /// source. A client that goes away fails the next write, which ends the body and the
+    /// reading of the source; Vapor does not cancel the task, so a source waiting for its next
+    /// value (an idle event feed) is left at the next value, or the next keep-alive comment.
+    /// An event stream is sent with `Cache-Control: no-cache`.
     ///
     /// ```swift
     /// app.get("events") { _ in

@@ -41,6 +41,27 @@ struct FormEncoderTests {
         #expect(text.hasPrefix("address%5Bcity%5D=S%C3%A3o%20Paulo&address%5Blines%5D%5B%5D=a%3Db&address%5Blines%5D%5B%5D=c/d&age=41"), "\(text)")
     }
 
+    @Test("boolFlags and absentFieldsAreEmpty read an absent checkbox as false, a bare one as true and an absent list as empty; off, each is an error")
+    func htmlFormOptions() throws {
+        struct Signup: Decodable, Equatable {
+            var name: String
+            var newsletter: Bool
+            var interests: [String]
+        }
+        var vaporLike = FormDecoder()
+        vaporLike.boolFlags = true
+        vaporLike.absentFieldsAreEmpty = true
+        #expect(try vaporLike.decode(Signup.self, from: "name=Ann") == Signup(name: "Ann", newsletter: false, interests: []))
+        #expect(try vaporLike.decode(Signup.self, from: "name=Ann&newsletter&interests[]=x") == Signup(name: "Ann", newsletter: true, interests: ["x"]))
+        #expect(try vaporLike.decode(Signup.self, from: "name=Ann&newsletter=&interests=x") == Signup(name: "Ann", newsletter: true, interests: ["x"]))
+        #expect(try vaporLike.decode(Signup.self, from: "name=Ann&newsletter=off") == Signup(name: "Ann", newsletter: false, interests: []))
+        // An absent text field is still missing, as in Vapor.
+        #expect(throws: DecodingError.self) { try vaporLike.decode(Signup.self, from: "newsletter=on") }
+        #expect(throws: DecodingError.self) { try FormDecoder().decode(Signup.self, from: "name=Ann&interests[]=x") }
+        #expect(throws: DecodingError.self) { try FormDecoder().decode(Signup.self, from: "name=Ann&newsletter=1") }
+        #expect(throws: DecodingError.self) { try FormDecoder().decode(Signup.self, from: "name=Ann&newsletter&interests[]=x") }
+    }
+
     @Test("FormEncoder refuses a model nested past its depth, naming the limit")
     func depthLimit() throws {
         struct Deep: Encodable {
@@ -69,6 +90,7 @@ struct FormEncoderTests {
         let whole = try decoder.decode(Upload.self, from: body, contentType: form.contentType)
         #expect(whole.title == "holiday" && whole.tags == ["a", "b"])
         #expect(try whole.file.data() == bytes)
+        #expect(whole.file.temporaryFileURL != nil, "70,000 bytes are past the 10,000-byte threshold")
         for size in [1, 7, 4096] {
             let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
                 var offset = 0

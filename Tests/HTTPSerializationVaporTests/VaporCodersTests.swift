@@ -25,6 +25,12 @@ struct VaporCodersTests {
         var tags: [String]
     }
 
+    struct Signup: Content, Equatable {
+        var name: String
+        var newsletter: Bool
+        var interests: [String]
+    }
+
     struct Upload: Decodable {
         var title: String
         var photo: MultipartFile
@@ -44,8 +50,13 @@ struct VaporCodersTests {
         }
         app.on(.POST, "uploads", body: .stream) { request async throws -> String in
             let upload = try await request.decodeMultipart(Upload.self)
-            return "\(upload.title) \(upload.photo.fileName ?? "") \(try upload.photo.data().count)"
+            let spilled = upload.photo.temporaryFileURL != nil
+            return "\(upload.title) \(upload.photo.fileName ?? "") \(try upload.photo.data().count)\(spilled ? " spilled" : "")"
         }
+        app.post("signups") { request async throws -> Signup in try request.content.decode(Signup.self) }
+        // Vapor's key-path reads, which pass the path in the decoder's userInfo.
+        app.get("page") { request async throws -> String in String(request.query[Int.self, at: "page"] ?? -1) }
+        app.post("item") { request async throws -> String in try request.content.get(String.self, at: "item") }
     }
 
     static func multipartOrder() throws -> (String, Data) {
@@ -104,6 +115,35 @@ struct VaporCodersTests {
         }
     }
 
+    @Test("HTML forms read as Vapor reads them: an absent checkbox is false, a bare one true, an absent list empty; key-path reads work")
+    func htmlFormsAndKeyPaths() async throws {
+        let forms: [(String, Signup)] = [
+            ("name=Ann", Signup(name: "Ann", newsletter: false, interests: [])),
+            ("name=Ann&newsletter&interests[]=a", Signup(name: "Ann", newsletter: true, interests: ["a"])),
+            ("name=Ann&newsletter=on&interests=a&interests=b", Signup(name: "Ann", newsletter: true, interests: ["a", "b"])),
+        ]
+        try await withApp(configure: Self.configure) { app in
+            for (form, expected) in forms {
+                try await app.testing().test(.POST, "signups", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                             body: ByteBuffer(string: form)) { response async throws in
+                    #expect(response.status == .ok, "\(form): \(response.body.string)")
+                    #expect(try response.content.decode(Signup.self) == expected, "\(form)")
+                }
+            }
+            try await app.testing().test(.GET, "page", beforeRequest: { $0.url = URI(string: "/page?q=x&page=3") }) { response async throws in
+                #expect(response.body.string == "3")
+            }
+            try await app.testing().test(.GET, "page", beforeRequest: { $0.url = URI(string: "/page?q=x") }) { response async throws in
+                #expect(response.body.string == "-1")
+            }
+            for (contentType, body) in [("application/json", #"{"id":1,"item":"tea"}"#), ("application/x-www-form-urlencoded", "id=1&item=tea")] {
+                try await app.testing().test(.POST, "item", headers: ["Content-Type": contentType], body: ByteBuffer(string: body)) { response async throws in
+                    #expect(response.body.string == "tea", "\(contentType): \(response.body.string)")
+                }
+            }
+        }
+    }
+
     @Test("a streamed route reads a multipart upload as it arrives, its file past the spill threshold, over a live server")
     func streamedMultipart() async throws {
         var form = try MultipartFormData(boundary: "upload-boundary")
@@ -118,7 +158,7 @@ struct VaporCodersTests {
                 let answer = try await VaporStreamTests.fetch(port: port, "/uploads", method: .POST, headers: ["Content-Type": form.contentType],
                                                               body: ByteBuffer(bytes: body))
                 #expect(answer.status == .ok)
-                #expect(answer.body.string == "holiday a.png 3000000")
+                #expect(answer.body.string == "holiday a.png 3000000 spilled")
             }
         }
     }

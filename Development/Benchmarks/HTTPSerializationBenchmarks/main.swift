@@ -121,7 +121,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|requests|json|streaming|multipart|parsing|forms|upload` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|streaming|multipart|parsing|forms|upload|servers` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -289,6 +289,12 @@ if section("upload") {
     } catch {
         check(false, "upload benchmark failed: \(error)")
     }
+}
+
+// MARK: Servers end to end, issue 39 §5
+
+if section("servers") {
+    await ServerBenchmarks.run(quick: quick)
 }
 
 print("")

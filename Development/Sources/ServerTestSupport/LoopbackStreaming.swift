@@ -20,9 +20,13 @@ public struct EndlessEvents: AsyncSequence, Sendable {
         public func increment() { count.add(1, ordering: .relaxed) }
         public var value: Int { count.load(ordering: .relaxed) }
 
-        /// Waits until the count has held still for half a second, and returns it (nil if it
-        /// never did in ten seconds).
+        /// Waits for the first value, then until the count has held still for half a second,
+        /// and returns it (nil if it never did in ten seconds, or no value came in a minute).
         public func settled() async throws -> Int? {
+            for _ in 0..<600 where value == 0 {
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            guard value > 0 else { return nil }
             var last = value
             var still = 0
             for _ in 0..<100 {

@@ -50,6 +50,16 @@ public struct FormDecoder: Sendable {
     public var keyDecoding: KeyDecoding
     /// The most pairs, the deepest key and the longest key and value read.
     public var limits: FormDecodingLimits
+    /// HTML checkboxes: a `Bool` field the form lacks reads as `false`, and one sent bare
+    /// (`?flag`, `flag=`) as `true`. Off by default, where both are errors; Vapor's form decoder
+    /// reads forms this way.
+    public var boolFlags = false
+    /// A field the form lacks reads as an empty value: a list as `[]`, a model whose fields are
+    /// all optional as one with none of them, where by default it is `keyNotFound`. An empty
+    /// multi-select sends nothing; Vapor's form decoder reads forms this way.
+    public var absentFieldsAreEmpty = false
+    /// Values the model's `init(from:)` reads from its decoder's `userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// A decoder; every default reads what the package's writer sends with its defaults.
     public init(style: QueryStringStyle = .afNetworking, dateDecoding: DateDecoding = .foundationDescription,

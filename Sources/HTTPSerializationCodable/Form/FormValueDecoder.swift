@@ -53,7 +53,7 @@ struct FormValueDecoder: Decoder {
     let path: FormCodingPath
     let context: FormDecodingContext
     var codingPath: [any CodingKey] { path.keys }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { context.options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         // An empty node is a model whose every field is optional, sent with none of them.
@@ -103,6 +103,9 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func field(_ key: Key) throws -> FormSingleValueContainer {
         guard let node = entries[key.stringValue] else {
+            if context.options.absentFieldsAreEmpty {
+                return FormSingleValueContainer(node: FormDecodingContext.absent, parent: path, step: .key(key), context: context)
+            }
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "The form has no field \"\(key.stringValue)\"."))
         }
         return FormSingleValueContainer(node: node, parent: path, step: .key(key), context: context)
@@ -113,7 +116,16 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return FormSingleValueContainer(node: node, parent: path, step: .key(key), context: context).decodeNil()
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try field(key).decode(type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        if context.options.boolFlags {
+            guard let node = entries[key.stringValue] else { return false }
+            switch context.node(node) {
+            case .leaf(.value(.null)), .leaf(.value(.string(""))): return true
+            default: break
+            }
+        }
+        return try field(key).decode(type)
+    }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try field(key).decode(type) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try field(key).decode(type) }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try field(key).decode(type) }

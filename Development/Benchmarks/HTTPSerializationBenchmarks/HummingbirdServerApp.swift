@@ -1,0 +1,57 @@
+import Foundation
+import HTTPSerializationHummingbird
+import Hummingbird
+
+/// The §5 routes on Hummingbird 2, each twice: `/default/…` through Hummingbird's own coders
+/// (Foundation's `JSONDecoder`/`JSONEncoder`, its `URLEncodedFormDecoder`), `/ours/…` through
+/// this package's, with routing and HTTP the same. In a file of its own so that Hummingbird's
+/// names meet nothing of Vapor's.
+enum HummingbirdServerApp {
+    static func router(events: [ServerSentEvent]) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        let ours = HTTPSerializationRequestDecoder()
+        router.post("/default/records") { request, context -> Response in
+            let records = try await request.decode(as: [JSONBenchmarks.Record].self, context: context)
+            return try context.responseEncoder.encode(records, from: request, context: context)
+        }
+        router.post("/ours/records") { request, context -> Response in
+            let records = try await ours.decode([JSONBenchmarks.Record].self, from: request, context: context)
+            return try HTTPSerializationResponseEncoder().encode(records, from: request, context: context)
+        }
+        router.post("/default/form") { request, context -> String in
+            String(try await URLEncodedFormDecoder().decode(JSONBenchmarks.Record.self, from: request, context: context).id)
+        }
+        router.post("/ours/form") { request, context -> String in
+            String(try await ours.decode(JSONBenchmarks.Record.self, from: request, context: context).id)
+        }
+        // Events: the package's writer, and a formatter written by hand into ByteBuffers, one
+        // write an event on both sides.
+        router.get("/ours/events") { _, _ in
+            Response.stream(StreamWritingBenchmarks.Values(values: events), writer: ServerSentEventWriter())
+        }
+        router.get("/default/events") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
+                for await event in StreamWritingBenchmarks.Values(values: events) {
+                    try await writer.write(ServerBenchmarks.handFormatted(event))
+                }
+                try await writer.finish(nil)
+            })
+        }
+        return router
+    }
+
+    /// Runs the app on 127.0.0.1 at an ephemeral port until `body` returns.
+    @MainActor static func serving<T>(events: [ServerSentEvent], _ body: (Int) async throws -> T) async throws -> T {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router(events: events), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { running.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw ServerBenchmarks.Failure("Hummingbird did not start") }
+        let result = try await body(port)
+        running.cancel()
+        _ = await running.result
+        return result
+    }
+}
