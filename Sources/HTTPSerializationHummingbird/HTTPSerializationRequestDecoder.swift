@@ -8,7 +8,7 @@ import Foundation
 #endif
 public import Hummingbird
 public import HTTPSerializationCodable
-public import HTTPSerializationCore
+import HTTPSerializationCore
 import NIOCore
 
 /// Hummingbird's request decoder, reading bodies with this package: JSON, forms and
@@ -16,9 +16,10 @@ import NIOCore
 ///
 /// `application/json` and `+json` types (and bodies without a type) go through
 /// ``/HTTPSerializationCodable/JSONBodyDecoder``, `application/x-www-form-urlencoded` through
-/// ``/HTTPSerializationCodable/FormDecoder``, and `multipart/form-data` is read as it streams in
-/// with ``/HTTPSerializationCore/MultipartForm`` (files past ``spillThreshold`` go to temporary
-/// files) and decoded by the same form decoder, files as ``/HTTPSerializationCore/MultipartFile``.
+/// ``/HTTPSerializationCodable/FormDecoder``, and `multipart/form-data` through
+/// ``/HTTPSerializationCodable/MultipartFormDecoder``, read as it streams in (files past its
+/// spill threshold go to temporary files) and decoded by its own form decoder, files as
+/// ``/HTTPSerializationCore/MultipartFile``.
 /// Failures become `HTTPError`s with the status ``/HTTPSerializationCodable/RequestBodyFailure``
 /// gives: 400 for a malformed body or one that is not the model, 413 past a limit, 415 for
 /// another type.
@@ -32,14 +33,12 @@ import NIOCore
 public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
     /// Decodes JSON bodies; its strategies and depth limit apply.
     public var json = JSONBodyDecoder()
-    /// Decodes form and multipart bodies; its style, strategies and ``/HTTPSerializationCore/FormDecodingLimits`` apply.
+    /// Decodes `application/x-www-form-urlencoded` bodies; its style, strategies and
+    /// ``/HTTPSerializationCore/FormDecodingLimits`` apply.
     public var form = FormDecoder()
-    /// What a multipart body and each of its parts are held to.
-    public var multipart = MultipartParsingLimits()
-    /// File parts longer than this many bytes go to a temporary file rather than memory.
-    public var spillThreshold = MultipartForm.spillThreshold
-    /// Where temporary files go; `TMPDIR`, else `/tmp`, when nil.
-    public var temporaryDirectory: URL?
+    /// Reads and decodes `multipart/form-data` bodies: the parser's limits, the spill threshold,
+    /// where files go, and the form decoder for the fields (set apart from ``form``).
+    public var multipart = MultipartFormDecoder()
     /// The most bytes of a JSON or form body read; the request context's `maxUploadSize` when nil.
     public var maximumBodySize: Int?
 
@@ -60,10 +59,7 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
                 let body = try await request.body.collect(upTo: maximumBodySize ?? context.maxUploadSize)
                 return try form.decode(T.self, from: String(decoding: body.readableBytesView, as: UTF8.self))
             case .multipart:
-                let received = try await MultipartForm.read(
-                    request.body.map(\.readableBytesView), contentType: contentType ?? "", limits: multipart,
-                    spillThreshold: spillThreshold, temporaryDirectory: temporaryDirectory)
-                return try form.decode(T.self, from: received)
+                return try await multipart.decode(T.self, from: request.body.map(\.readableBytesView), contentType: contentType ?? "")
             case .other:
                 throw RequestBodyFailure.unsupportedContentType(contentType)
             }

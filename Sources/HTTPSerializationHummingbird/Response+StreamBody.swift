@@ -26,10 +26,8 @@ extension Response {
     public static func stream<Writer: StreamBodyWriter, Values: AsyncSequence & Sendable>(
         _ values: Values, writer: Writer, status: HTTPResponse.Status = .ok, minimumChunkSize: Int = 0
     ) -> Response where Values.Element == Writer.Value {
-        var headers: HTTPFields = [.contentType: writer.contentType]
-        if writer.contentType == "text/event-stream" { headers[.cacheControl] = "no-cache" }
         let chunks = writer.chunks(for: values, minimumChunkSize: minimumChunkSize)
-        return Response(status: status, headers: headers, body: ResponseBody { body in
+        return Response(status: status, headers: writer.responseHeaderFields, body: ResponseBody { body in
             for try await chunk in chunks {
                 try await body.write(ByteBuffer(bytes: chunk))
             }

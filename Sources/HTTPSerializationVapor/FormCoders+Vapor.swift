@@ -22,19 +22,13 @@ extension FormDecoder: ContentDecoder, URLQueryDecoder {
     /// `req.content.get(at:)` passes the path it wants.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
                                      userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
-        try adding(userInfo).decode(D.self, from: body, headers: headers)
+        try adding(userInfo, to: self, at: \.userInfo).decode(D.self, from: body, headers: headers)
     }
 
     /// Decodes a query string with `userInfo` added to ``userInfo``: how Vapor's
     /// `req.query[_:at:]` and `req.query.get(at:)` pass the path they want.
     public func decode<D: Decodable>(_ decodable: D.Type, from url: URI, userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
-        try adding(userInfo).decode(D.self, from: url)
-    }
-
-    private func adding(_ userInfo: [CodingUserInfoKey: any Sendable]) -> FormDecoder {
-        var decoder = self
-        decoder.userInfo.merge(userInfo) { _, given in given }
-        return decoder
+        try adding(userInfo, to: self, at: \.userInfo).decode(D.self, from: url)
     }
 }
 

@@ -16,9 +16,7 @@ extension JSONBodyDecoder: ContentDecoder {
     /// `req.content[_:at:]` pass the path they want.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
                                      userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
-        var decoder = self
-        decoder.userInfo.merge(userInfo) { _, given in given }
-        return try decoder.decode(D.self, from: body, headers: headers)
+        try adding(userInfo, to: self, at: \.userInfo).decode(D.self, from: body, headers: headers)
     }
 }
 

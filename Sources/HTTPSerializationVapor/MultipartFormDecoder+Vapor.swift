@@ -22,9 +22,7 @@ extension MultipartFormDecoder: ContentDecoder {
     /// `req.content.get(at:)` passes the path it wants.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
                                      userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {
-        var decoder = self
-        decoder.form.userInfo.merge(userInfo) { _, given in given }
-        return try decoder.decode(D.self, from: body, headers: headers)
+        try adding(userInfo, to: self, at: \.form.userInfo).decode(D.self, from: body, headers: headers)
     }
 }
 

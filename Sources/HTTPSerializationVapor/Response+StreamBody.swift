@@ -27,9 +27,7 @@ extension Response {
     public static func stream<Writer: StreamBodyWriter, Values: AsyncSequence & Sendable>(
         _ values: Values, writer: Writer, status: HTTPResponseStatus = .ok, minimumChunkSize: Int = 0
     ) -> Response where Values.Element == Writer.Value {
-        var headers = HTTPHeaders()
-        headers.replaceOrAdd(name: .contentType, value: writer.contentType)
-        if writer.contentType == "text/event-stream" { headers.replaceOrAdd(name: .cacheControl, value: "no-cache") }
+        let headers = HTTPHeaders(writer.responseHeaderFields.map { ($0.name.rawName, $0.value) })
         let chunks = writer.chunks(for: values, minimumChunkSize: minimumChunkSize)
         return Response(status: status, headers: headers, body: Response.Body(managedAsyncStream: { body in
             for try await chunk in chunks {

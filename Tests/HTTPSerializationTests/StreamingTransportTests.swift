@@ -263,7 +263,11 @@ extension StreamingTransportTests {
     func urlSessionCancellationStopsReading() async throws {
         let server = try await EchoServer.start()
         defer { Task { try? await server.stop() } }
-        let streamed = try await URLSession.shared.stream(for: Self.url(server, "/sse?count=1&hold=1"))
+        var request = Self.url(server, "/sse?count=1&hold=1")
+        // Longer than any stall of the test's own task (a ThreadSanitizer run on two cores has
+        // held it past the default 60 s), so only the cancel can end this body.
+        request.timeoutInterval = 900
+        let streamed = try await URLSession.shared.stream(for: request)
         let error = await Self.errorAfterCancelling(streamed)
         #expect(error is CancellationError, "\(String(describing: error))")
     }

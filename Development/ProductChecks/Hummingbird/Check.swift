@@ -19,6 +19,7 @@ public func checkHummingbird() -> Router<HTTPSerializationBasicRequestContext> {
     var decoder = HTTPSerializationRequestDecoder()
     decoder.form = FormDecoder()
     decoder.json = JSONBodyDecoder()
+    decoder.multipart.spillThreshold = 1 << 20
     _ = RequestBodyFailure(FormDecodingError.tooManyPairs(limit: 1))
     return router
 }

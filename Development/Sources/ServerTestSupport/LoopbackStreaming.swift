@@ -124,16 +124,33 @@ public final class LoopbackClient: Sendable {
 
     /// What a route serving `EndlessBlocks(taken: taken)` through `BlockWriter` at `path` does
     /// for a client with a 16 KiB receive buffer that reads nothing, then reads what was made
-    /// and 4 MiB more: the blocks made once the source settled (nil if it never did), and the
-    /// blocks made by the end, about 64 more than `stalled` if the source resumed (0 if the
-    /// body ended first).
-    public static func pacing(port: Int, path: String, taken: EndlessEvents.Counter) async throws -> (stalled: Int?, made: Int) {
+    /// and 4 MiB more.
+    public static func pacing(port: Int, path: String, taken: EndlessEvents.Counter) async throws -> Pacing {
         let reader = try LoopbackClient(port: port, receiveBuffer: 16 << 10)
         reader.get(path)
-        guard let stalled = try await taken.settled() else { return (nil, taken.value) }
+        guard let stalled = try await taken.settled() else { return Pacing(stalled: nil, made: taken.value) }
         let wanted = stalled * EndlessBlocks.size + (4 << 20)
         let read = try await onThread { reader.receive(wanted) }
-        return (stalled, read >= wanted ? taken.value : 0)
+        return Pacing(stalled: stalled, made: read >= wanted ? taken.value : 0)
+    }
+}
+
+/// How a streamed route followed a reader that stopped and started again.
+public struct Pacing: Sendable {
+    /// The blocks made once the source settled; nil if it never did.
+    public let stalled: Int?
+    /// The blocks made by the end: about 64 more than `stalled` if the source resumed, 0 if the
+    /// body ended first.
+    public let made: Int
+
+    /// Why the route did not go at its reader's pace, or nil when it did: the source settled
+    /// while nothing was read, below 2,048 blocks (128 MiB, which only a writer that never
+    /// waits reaches), and made more once the reader read.
+    public var failure: String? {
+        guard let stalled else { return "the source kept being read with no reader" }
+        if stalled >= 2_048 { return "\(stalled) blocks were made for a client that read none" }
+        if made <= stalled + 32 { return "reading past them drew \(made - stalled) more blocks (0: the body ended)" }
+        return nil
     }
 }
 
