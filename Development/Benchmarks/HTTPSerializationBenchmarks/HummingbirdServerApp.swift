@@ -1,6 +1,8 @@
 import Foundation
 import HTTPSerializationHummingbird
 import Hummingbird
+import Logging
+import MultipartKit
 
 /// The §5 routes on Hummingbird 2, each twice: `/default/…` through Hummingbird's own coders
 /// (Foundation's `JSONDecoder`/`JSONEncoder`, its `URLEncodedFormDecoder`), `/ours/…` through
@@ -37,14 +39,58 @@ enum HummingbirdServerApp {
                 try await writer.finish(nil)
             })
         }
+        addUploadRoutes(to: router)
         return router
     }
 
+    /// The upload's file as multipart-kit hands it over, as Hummingbird's own multipart example
+    /// declares one: the part's bytes in a `ByteBuffer`.
+    struct PeerFile: MultipartPartConvertible, Decodable {
+        let body: ByteBuffer
+        var multipart: MultipartPart? { MultipartPart(headers: [:], body: body) }
+        init?(multipart: MultipartPart) { body = multipart.body }
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a file is read from its part"))
+        }
+    }
+
+    struct PeerUpload: Decodable {
+        var title: String
+        var file: PeerFile
+    }
+
+    /// The §5 upload routes. Hummingbird reads no multipart itself: its documented way collects
+    /// the body and hands it to multipart-kit's `FormDataDecoder`.
+    static func addUploadRoutes(to router: Router<BasicRequestContext>) {
+        let uploads = {
+            var decoder = HTTPSerializationRequestDecoder()
+            decoder.multipart = ServerUploadBenchmarks.decoder
+            return decoder
+        }()
+        router.post("/drain/upload") { request, _ -> String in
+            var total = 0
+            for try await chunk in request.body { total += chunk.readableBytes }
+            return String(total)
+        }
+        router.post("/default/upload") { request, _ -> String in
+            let contentType = request.headers[.contentType] ?? ""
+            guard let boundary = contentType.split(separator: "boundary=").last.map(String.init) else { throw HTTPError(.badRequest) }
+            let body = try await request.body.collect(upTo: .max)
+            return String(try FormDataDecoder().decode(PeerUpload.self, from: body, boundary: boundary).file.body.readableBytes)
+        }
+        router.post("/ours/upload") { request, context -> String in
+            String(try await uploads.decode(ServerUploadBenchmarks.Upload.self, from: request, context: context).file.size)
+        }
+    }
+
     /// Runs the app on 127.0.0.1 at an ephemeral port until `body` returns.
-    @MainActor static func serving<T>(events: [ServerSentEvent], _ body: (Int) async throws -> T) async throws -> T {
+    static func serving<T: Sendable>(events: [ServerSentEvent], _ body: @Sendable (Int) async throws -> T) async throws -> T {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
+        // Quiet: ending the app by cancellation logs its shutdown as errors.
+        var logger = Logger(label: "httpser-bench.hummingbird")
+        logger.logLevel = .critical
         let app = Application(router: router(events: events), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let running = Task { try await app.runService(gracefulShutdownSignals: []) }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()

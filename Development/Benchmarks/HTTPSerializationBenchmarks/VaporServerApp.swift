@@ -42,8 +42,30 @@ enum VaporServerApp {
         }
     }
 
+    struct PeerUpload: Content {
+        var title: String
+        var file: File
+    }
+
+    /// The §5 upload routes: Vapor's own way collects the body (up to the route's limit) and
+    /// decodes it with multipart-kit; ours reads it as it streams in.
+    static func addUploadRoutes(to app: Application) {
+        let uploads = ServerUploadBenchmarks.decoder
+        app.on(.POST, "drain", "upload", body: .stream) { request async throws -> String in
+            var total = 0
+            for try await chunk in request.body { total += chunk.readableBytes }
+            return String(total)
+        }
+        app.on(.POST, "default", "upload", body: .collect(maxSize: "4gb")) { request async throws -> String in
+            String(try request.content.decode(PeerUpload.self).file.data.readableBytes)
+        }
+        app.on(.POST, "ours", "upload", body: .stream) { request async throws -> String in
+            String(try await request.decodeMultipart(ServerUploadBenchmarks.Upload.self, using: uploads).file.size)
+        }
+    }
+
     /// Runs the app on 127.0.0.1 at an ephemeral port until `body` returns.
-    @MainActor static func serving<T>(events: [ServerSentEvent], _ body: (Int) async throws -> T) async throws -> T {
+    static func serving<T: Sendable>(events: [ServerSentEvent], _ body: @Sendable (Int) async throws -> T) async throws -> T {
         // Arguments of its own, so Vapor does not read the benchmark's.
         let app = try await Application.make(Environment(name: "production", arguments: ["httpser-bench"]))
         app.logger.logLevel = .error
@@ -51,6 +73,7 @@ enum VaporServerApp {
         app.http.server.configuration.port = 0
         app.routes.defaultMaxBodySize = "4mb"
         addRoutes(to: app, events: events)
+        addUploadRoutes(to: app)
         do {
             try await app.server.start(address: nil)
             guard let port = app.http.server.shared.localAddress?.port else { throw ServerBenchmarks.Failure("Vapor did not start") }

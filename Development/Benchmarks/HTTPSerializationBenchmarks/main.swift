@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -18,6 +18,13 @@ if let index = CommandLine.arguments.firstIndex(of: "--load") {
 if let index = CommandLine.arguments.firstIndex(of: "--peak-rss"), index + 1 < CommandLine.arguments.count {
     let argument = index + 2 < CommandLine.arguments.count ? CommandLine.arguments[index + 2] : nil
     PeakRSS.runChild(CommandLine.arguments[index + 1], argument: argument)
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--serve"), index + 1 < CommandLine.arguments.count {
+    // `--serve hummingbird|vapor [SECONDS]`: the §5 app alone on 127.0.0.1, its port on the first
+    // line, for a profiler attached while wrk loads one route.
+    let seconds = index + 2 < CommandLine.arguments.count ? Int(CommandLine.arguments[index + 2]) ?? 60 : 60
+    exit(await ServerBenchmarks.serveAlone(framework: CommandLine.arguments[index + 1], seconds: seconds) ? 0 : 1)
 }
 
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < CommandLine.arguments.count {
