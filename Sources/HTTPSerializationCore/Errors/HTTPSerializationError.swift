@@ -193,17 +193,22 @@ public indirect enum ResponseSerializationError: HTTPSerializationError, Equatab
     case unreadableXML(XMLReadingError, response: ResponseContext)
     /// The package's property-list reader refused the body.
     case unreadablePropertyList(PropertyListReadingError, response: ResponseContext)
+    /// A check of the caller's (a ``ResponseValidator``) refused the response; the error it
+    /// threw is the first value and the ``underlyingError``.
+    case validationFailed(UnderlyingError, response: ResponseContext)
 }
 
 extension ResponseSerializationError {
     /// AFNetworking's domain for response-serialization errors.
     public static var domain: String { "com.alamofire.error.serialization.response" }
 
-    /// -1011 (`NSURLErrorBadServerResponse`) for an unacceptable status code; -1016
-    /// (`NSURLErrorCannotDecodeContentData`) for every other case.
+    /// -1011 (`NSURLErrorBadServerResponse`) for an unacceptable status code or a response a
+    /// check refused; -1016 (`NSURLErrorCannotDecodeContentData`) for every other case.
     public var code: Int {
-        if case .unacceptableStatusCode = self { return -1011 }  // NSURLErrorBadServerResponse
-        return -1016  // NSURLErrorCannotDecodeContentData
+        switch self {
+        case .unacceptableStatusCode, .validationFailed: return -1011  // NSURLErrorBadServerResponse
+        default: return -1016  // NSURLErrorCannotDecodeContentData
+        }
     }
 
     /// The response and body the error is about.
@@ -212,7 +217,7 @@ extension ResponseSerializationError {
         case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
              .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
              .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context),
-             .unreadableJSON(_, let context, _):
+             .unreadableJSON(_, let context, _), .validationFailed(_, let context):
             return context
         }
     }
@@ -252,6 +257,8 @@ extension ResponseSerializationError {
             return error.description
         case .unreadablePropertyList(let error, _):
             return error.description
+        case .validationFailed(let error, _):
+            return "Request failed: the response did not pass validation: \(error)"
         }
     }
 
@@ -267,6 +274,8 @@ extension ResponseSerializationError {
             return underlying?.error ?? validation
         case .unreadableJSON(let error, _, _):
             return error
+        case .validationFailed(let error, _):
+            return error.error
         default:
             return nil
         }

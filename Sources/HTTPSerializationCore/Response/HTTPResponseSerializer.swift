@@ -31,6 +31,9 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     public static let jsonContentTypes: Set<String> = ["application/json", "text/json", "text/javascript"]
     /// How content types are compared.
     public var contentTypeMatching = ContentTypeMatching()
+    /// Checks of your own, run in order once the status code and content type have passed;
+    /// see ``ResponseValidator`` and ``HTTPResponseSerializerComposing/validating(_:)``.
+    public var validators: [ResponseValidator] = []
 
     /// A validator accepting these status codes and content types (nil accepts any).
     public init(acceptableStatusCodes: Set<Int>? = successStatusCodes, acceptableContentTypes: Set<String>? = nil) {
@@ -44,13 +47,14 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
         set { self = newValue }
     }
 
-    /// Throws when the status code or content type is not acceptable; a response that is
-    /// not HTTP passes.
+    /// Throws when the status code or content type is not acceptable, or a check in
+    /// ``validators`` refuses the response; a response that is not HTTP passes.
     ///
     /// A content-type failure is ``ResponseSerializationError/unacceptableContentType(_:response:)``;
     /// a status failure is ``ResponseSerializationError/unacceptableStatusCode(_:response:underlying:)``
-    /// with any content-type failure underneath. Both carry the response and the body.
-    /// A response with no content type at all passes when its body is empty.
+    /// with any content-type failure underneath; a check's refusal, run only once both have
+    /// passed, is ``ResponseSerializationError/validationFailed(_:response:)``. Each carries the
+    /// response and the body. A response with no content type at all passes when its body is empty.
     public func validate(_ response: ResponseContext) throws {
         guard let head = response.response else { return }
         let context = response.withoutDecodedBody
@@ -73,6 +77,14 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
             throw ResponseSerializationError.unacceptableStatusCode(head.status.code, response: context, underlying: contentTypeError)
         }
         if let contentTypeError { throw contentTypeError }
+        for validator in validators { try validator.run(on: context) }
+    }
+
+    /// The status-code and content-type rules without the caller's checks.
+    package var rulesOnly: HTTPResponseSerializer {
+        var rules = self
+        rules.validators = []
+        return rules
     }
 
     /// Validates, then returns the body unchanged.

@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+import Synchronization
+import Testing
+@testable import HTTPSerializationCore
+
+@Suite("Validation closures: checks of the caller's after the status and content-type rules")
+struct ResponseValidatorTests {
+    struct Refused: Error, Equatable {
+        let check: Int
+    }
+
+    /// What each check saw, in the order the checks ran.
+    final class Seen: Sendable {
+        let calls = Mutex<[(check: Int, data: Data?)]>([])
+
+        func check(_ number: Int, refusing: Bool = false) -> @Sendable (ResponseContext) throws -> Void {
+            { context in
+                self.calls.withLock { $0.append((number, context.data)) }
+                if refusing { throw Refused(check: number) }
+            }
+        }
+
+        var order: [Int] { calls.withLock { $0.map(\.check) } }
+        var data: [Data?] { calls.withLock { $0.map(\.data) } }
+    }
+
+    static func head(status: Int = 200, _ contentType: String? = "application/json") -> HTTPResponse {
+        var fields = HTTPFields()
+        if let contentType { fields[.contentType] = contentType }
+        return HTTPResponse(status: .init(code: status), headerFields: fields)
+    }
+
+    @Test("checks run in the order added once status and type pass; the first refusal ends validation")
+    func orderAndFirstRefusal() throws {
+        let seen = Seen()
+        let serializer = HTTPResponseSerializer(acceptableContentTypes: ["application/json"])
+            .validating(seen.check(1)).validating(seen.check(2, refusing: true)).validating(seen.check(3))
+        let body = Data(#"{"ok":false}"#.utf8)
+        #expect(throws: ResponseSerializationError.validationFailed(UnderlyingError(Refused(check: 2)),
+                                                                    response: ResponseContext(response: Self.head(), data: body))) {
+            try serializer.responseObject(for: Self.head(), data: body)
+        }
+        #expect(seen.order == [1, 2])
+        #expect(seen.data == [body, body])
+    }
+
+    @Test("a refused status or content type is reported as before, and no check runs")
+    func builtInRulesFirst() {
+        let seen = Seen()
+        let serializer = HTTPResponseSerializer(acceptableContentTypes: ["application/json"]).validating(seen.check(1, refusing: true))
+        #expect {
+            try serializer.responseObject(for: Self.head(status: 503), data: Data("{}".utf8))
+        } throws: { error in
+            guard case ResponseSerializationError.unacceptableStatusCode(503, _, nil) = error else { return false }
+            return true
+        }
+        #expect {
+            try serializer.responseObject(for: Self.head("text/html"), data: Data("<p>".utf8))
+        } throws: { error in
+            guard case ResponseSerializationError.unacceptableContentType("text/html", _) = error else { return false }
+            return true
+        }
+        #expect(seen.order.isEmpty)
+    }
+
+    @Test("whatever a check throws, even an error of another kind, comes back as the validation failure, with response and body")
+    func anyErrorIsAValidationFailure() {
+        let body = Data("[]".utf8)
+        let serializer = HTTPResponseSerializer().validating { context in
+            // A decoding error thrown from inside a check is still the check's refusal.
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no envelope in \(context.data?.count ?? 0) bytes"))
+        }
+        do {
+            _ = try serializer.responseObject(for: Self.head(), data: body)
+            Issue.record("the check did not refuse")
+        } catch let error as ResponseSerializationError {
+            guard case .validationFailed(let thrown, let context) = error else { Issue.record("got \(error)"); return }
+            #expect(thrown.error is DecodingError)
+            #expect(error.underlyingError is DecodingError)
+            #expect(context.data == body && context.response?.status == .ok)
+            #expect(error.code == -1011)
+            #expect(error.reason.hasPrefix("Request failed: the response did not pass validation:"))
+            #expect(error.reason.contains("no envelope in 2 bytes"))
+        } catch {
+            Issue.record("not a ResponseSerializationError: \(error)")
+        }
+    }
+
+    @Test("checks are kept by copies and compose through any serializer's base")
+    func composesThroughBase() throws {
+        let seen = Seen()
+        var events = ServerSentEventsResponseSerializer().validating(seen.check(1))
+        events.validators.append(ResponseValidator(seen.check(2)))
+        #expect(events.base.validators.count == 2)
+        let plain = ServerSentEventsResponseSerializer()
+        #expect(plain.validators.isEmpty)
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
+        #expect(try events.responseObject(for: head, data: Data("data: x\n\n".utf8)).map(\.data) == ["x"])
+        #expect(seen.order == [1, 2])
+    }
+
+    @Test("on a stream, checks see the head before any value; a refusal reads the body's start to carry it, and no value is given")
+    func streamsCheckTheHead() async throws {
+        let seen = Seen()
+        let passing = JSONStreamResponseSerializer().validating(seen.check(1))
+        var values: [ParameterValue] = []
+        for try await value in passing.values(for: Self.head("application/x-ndjson"), body: ChunkedBody([Array("1\n".utf8), Array("2\n".utf8)])) {
+            values.append(value)
+        }
+        #expect(values == [.int(1), .int(2)])
+        #expect(seen.data == [nil])
+
+        // No content type: the first byte is held to the type rule alone, never shown to the checks as if it were the body.
+        let untyped = Seen()
+        await #expect(throws: ResponseSerializationError.self) {
+            for try await _ in JSONStreamResponseSerializer().validating(untyped.check(1)).values(for: Self.head(nil), body: ChunkedBody([[], Array("1\n".utf8)])) {}
+        }
+        #expect(untyped.data == [nil])
+
+        let refused = Seen()
+        let refusing = JSONStreamResponseSerializer().validating(refused.check(7, refusing: true))
+        var given = 0
+        do {
+            for try await _ in refusing.values(for: Self.head("application/x-ndjson"), body: ChunkedBody([Array("{\"error\":".utf8), Array("\"gone\"}\n".utf8)])) {
+                given += 1
+            }
+            Issue.record("the check did not refuse")
+        } catch let error as ResponseSerializationError {
+            guard case .validationFailed(let thrown, let context) = error else { Issue.record("got \(error)"); return }
+            #expect(thrown.error as? Refused == Refused(check: 7))
+            #expect(context.data == Data("{\"error\":\"gone\"}\n".utf8))
+        }
+        #expect(given == 0)
+        #expect(refused.data == [nil, Data("{\"error\":\"gone\"}\n".utf8)])
+    }
+}
