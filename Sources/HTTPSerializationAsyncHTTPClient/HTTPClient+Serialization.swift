@@ -169,7 +169,7 @@ extension HTTPClient {
             }
             chunk.withUnsafeBytes { body.append(contentsOf: $0) }
         }
-        let context = ResponseContext(response: streamed.response, data: body, requestMethod: request.request.method)
+        let context = ResponseContext(response: streamed.response, data: body, request: request.request)
         return try SerializedResponse.decoding(context, url: streamed.url, serializer: serializer)
     }
 
@@ -233,8 +233,7 @@ extension HTTPClient {
         let expected = head.headerFields[.contentLength].flatMap { Int64($0) }
         let body = ResponseBodyChunks(body: response.body, url: request.urlString, timeout: timeout, expectedLength: expected,
                                       progress: downloadProgress)
-        return StreamedResponse(response: head, body: body, url: response.url ?? URL(string: request.urlString),
-                                requestMethod: request.request.method)
+        return StreamedResponse(response: head, body: body, url: response.url ?? URL(string: request.urlString), request: request.request)
     }
 }
 

@@ -53,6 +53,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
 
     /// The image, or nil for an empty body.
     public func responseObject(for response: ResponseContext) throws -> PlatformImage? {
+        let response = try preprocessed(response)
         try base.validate(response)
         guard !response.hasEmptyBody(whitespaceIsEmpty: false), let data = response.data else { return nil }
         let context = response.withoutDecodedBody

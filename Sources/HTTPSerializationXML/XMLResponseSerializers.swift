@@ -34,6 +34,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
     /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadableXML(_:response:)`` for a
     ///   document the reader refuses, with the reason and its byte offset.
     public func responseObject(for response: ResponseContext) throws -> XMLParser? {
+        let response = try preprocessed(response)
         try base.validate(response)
         guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else { return nil }
         let safe = try Self.prepare(data, policy: readingPolicy, context: response.withoutDecodedBody)
@@ -102,6 +103,7 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
     ///   reader refuses; `ResponseSerializationError.responseSerializationFailed` for an empty or
     ///   whitespace-only body, or one `XMLDocument` rejects.
     public func responseObject(for response: ResponseContext) throws -> XMLDocument {
+        let response = try preprocessed(response)
         try base.validate(response)
         let context = response.withoutDecodedBody
         guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else {

@@ -139,3 +139,88 @@ struct ResponseValidatorTests {
         #expect(refused.data == [nil, Data("{\"error\":\"gone\"}\n".utf8)])
     }
 }
+
+@Suite("Acceptable content types from the request's Accept field")
+struct AcceptHeaderTypesTests {
+    static func request(accept: String?) -> HTTPRequest {
+        var fields = HTTPFields()
+        if let accept { fields[.accept] = accept }
+        return HTTPRequest(method: .get, scheme: "https", authority: "api.example", path: "/v1", headerFields: fields)
+    }
+
+    static func passes(_ contentType: String, accept: String?, _ serializer: HTTPResponseSerializer = .fromAccept) -> Bool {
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: contentType])
+        return (try? serializer.responseObject(for: head, data: Data("x".utf8), request: request(accept: accept))) != nil
+    }
+
+    @Test("listed ranges and wildcards pass, ranges with q=0 and unlisted types are refused")
+    func rangesAndWeights() {
+        let accept = "application/json, text/*;q=0.5, image/png; q=0, application/vnd.api+json;version=2"
+        #expect(Self.passes("application/json; charset=utf-8", accept: accept))
+        #expect(Self.passes("text/csv", accept: accept))
+        #expect(Self.passes("APPLICATION/VND.API+JSON", accept: accept))
+        #expect(!Self.passes("image/png", accept: accept))
+        #expect(!Self.passes("application/xml", accept: accept))
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/xml"])
+        #expect(throws: ResponseSerializationError.unacceptableContentType(
+            "application/xml", response: ResponseContext(response: head, data: Data("x".utf8), request: Self.request(accept: accept)))) {
+            try HTTPResponseSerializer.fromAccept.responseObject(for: head, data: Data("x".utf8), request: Self.request(accept: accept))
+        }
+    }
+
+    @Test("no Accept, an empty one or */* accepts any type; so does a serializer without the option, or a request not given")
+    func anyType() {
+        #expect(Self.passes("application/xml", accept: nil))
+        #expect(Self.passes("application/xml", accept: " "))
+        #expect(Self.passes("application/xml", accept: "text/html, */*;q=0.1"))
+        #expect(Self.passes("application/xml", accept: "text/html", HTTPResponseSerializer(acceptableContentTypes: nil)))
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/xml"])
+        #expect((try? HTTPResponseSerializer.fromAccept.responseObject(for: head, data: Data("x".utf8))) != nil)
+    }
+
+    @Test("types set on the serializer win over Accept")
+    func explicitTypesWin() {
+        var serializer = HTTPResponseSerializer.fromAccept
+        serializer.acceptableContentTypes = ["application/xml"]
+        #expect(Self.passes("application/xml", accept: "application/json", serializer))
+        #expect(!Self.passes("application/json", accept: "application/json", serializer))
+    }
+
+    @Test("a stream is refused from its head when Accept does not list its type, and checks see the request")
+    func streamsAndChecks() async throws {
+        var serializer = JSONStreamResponseSerializer()
+        serializer.acceptableContentTypes = nil
+        serializer.contentTypesFromAcceptHeader = true
+        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/x-ndjson"])
+        await #expect(throws: ResponseSerializationError.self) {
+            for try await _ in serializer.values(for: head, body: ChunkedBody([Array("1\n".utf8)]), request: Self.request(accept: "application/json-seq")) {}
+        }
+        let seen = ResponseValidatorTests.Seen()
+        let checked = serializer.validating(seen.check(1)).validating { context in
+            guard context.request?.headerFields[.accept] == "application/x-ndjson" else { throw ResponseValidatorTests.Refused(check: 2) }
+        }
+        var count = 0
+        for try await _ in checked.values(for: head, body: ChunkedBody([Array("1\n".utf8)]), request: Self.request(accept: "application/x-ndjson")) {
+            count += 1
+        }
+        #expect(count == 1)
+        #expect(seen.order == [1])
+    }
+
+    @Test("the option is archived only when on, and read back")
+    func archived() throws {
+        let plain = try JSONEncoder().encode(HTTPResponseSerializer())
+        #expect(!String(decoding: plain, as: UTF8.self).contains("contentTypesFromAcceptHeader"))
+        let read = try JSONDecoder().decode(HTTPResponseSerializer.self, from: JSONEncoder().encode(HTTPResponseSerializer.fromAccept))
+        #expect(read.contentTypesFromAcceptHeader && read.acceptableContentTypes == nil)
+    }
+}
+
+extension HTTPResponseSerializer {
+    /// No types of its own, so the request's Accept decides.
+    static var fromAccept: HTTPResponseSerializer {
+        var serializer = HTTPResponseSerializer(acceptableContentTypes: nil)
+        serializer.contentTypesFromAcceptHeader = true
+        return serializer
+    }
+}

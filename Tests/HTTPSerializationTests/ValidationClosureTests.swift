@@ -64,3 +64,75 @@ struct ValidationClosureTests {
     }
 }
 
+
+@Suite("The request reaches the response context on every transport")
+struct RequestInResponseContextTests {
+    @Test("a JSON route refused by Accept: text/html through async-http-client and URLSession; accepted with application/json")
+    func acceptDecidesOnBothTransports() async throws {
+        try await AsyncHTTPClientBridgeTests.withServer { server, client in
+            var serializer = HTTPResponseSerializer(acceptableContentTypes: nil)
+            serializer.contentTypesFromAcceptHeader = true
+            for accept in ["text/html", "application/json"] {
+                let head = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(server.port)", path: "/json",
+                                       headerFields: [.accept: accept])
+                let refused = accept == "text/html"
+                let viaClient = await Result { try await client.execute(SerializedRequest(request: head), serializer: serializer) }
+                let viaSession = await Result { try await URLSession.shared.response(for: SerializedRequest(request: head), serializer: serializer) }
+                for (name, result) in [("async-http-client", viaClient.map(\.output)), ("URLSession", viaSession.map(\.output))] {
+                    switch result {
+                    case .success:
+                        #expect(!refused, "\(name) accepted JSON for Accept: \(accept)")
+                    case .failure(let error):
+                        guard case ResponseSerializationError.unacceptableContentType("application/json", let context)? = error as? ResponseSerializationError else {
+                            Issue.record("\(name): \(error)")
+                            continue
+                        }
+                        #expect(refused, "\(name) refused JSON for Accept: \(accept)")
+                        #expect(context.request?.headerFields[.accept] == accept, "\(name)")
+                        #expect(context.request?.path == "/json", "\(name)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The outcome of an async throwing call.
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+@Suite("Body preprocessors through the Foundation and Codable serializers")
+struct PreprocessorSerializerTests {
+    /// Drops the first byte: applied twice, it would drop two.
+    struct DropFirst: ResponseBodyPreprocessor {
+        func preprocess(_ data: Data) throws -> Data { data.dropFirst() }
+    }
+
+    static let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+    static let guarded = Data(")]}',\n{\"items\":[1,2]}".utf8)
+
+    struct Items: Decodable, Equatable {
+        var items: [Int]
+    }
+
+    @Test("Decodable and JSON serializers read JSON behind Google's XSSI prefix")
+    func xssiJSON() throws {
+        #expect(try DecodableResponseSerializer(Items.self).preprocessing(GoogleXSSIPreprocessor()).responseObject(for: Self.head, data: Self.guarded) == Items(items: [1, 2]))
+        let object = try JSONResponseSerializer().preprocessing(GoogleXSSIPreprocessor()).responseObject(for: Self.head, data: Self.guarded)
+        #expect((object as? [String: Any])?["items"] as? [Int] == [1, 2])
+        // Without the preprocessor the prefix is what it is: not JSON.
+        #expect(throws: ResponseSerializationError.self) { try DecodableResponseSerializer(Items.self).responseObject(for: Self.head, data: Self.guarded) }
+    }
+
+    @Test("a compound preprocesses once, for its children and its fallback alike")
+    func compoundOnce() throws {
+        let compound = CompoundResponseSerializer([AnyResponseSerializer(StringResponseSerializer())]).preprocessing(DropFirst())
+        let text = HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"])
+        #expect(try compound.responseObject(for: text, data: Data("xhello".utf8)) as? String == "hello")
+        let fallback = CompoundResponseSerializer([]).preprocessing(DropFirst())
+        #expect(try fallback.responseObject(for: text, data: Data("xhello".utf8)) as? Data == Data("hello".utf8))
+    }
+}

@@ -81,6 +81,7 @@ public struct Send: AsyncParsableCommand {
     @Option(name: .customLong("max-redirects"), help: "The most redirects --follow takes.") var maxRedirects = 30
     @Option(name: .customLong("default-scheme"), help: "The scheme of a URL given without one.") var defaultScheme = "http"
     @Flag(help: "Print the request that would be sent, exactly, and send nothing.") var offline = false
+    @Flag(help: "Print a curl command that sends the same request, and send nothing; a body that is not short text is written to a file (--write-body FILE, or a temporary one) the command reads.") var curl = false
 
     // Output
     @Option(name: [.customShort("p"), .long], help: "What to print: H request headers, B request body, h response headers, b response body.") var print: String?

@@ -60,6 +60,13 @@ public struct SendRunner {
             try await writeBody(request, form: form, to: URL(fileURLWithPath: path))
         }
 
+        if options.curl {
+            var serialized = try SerializedRequest(request)
+            if let form { serialized.body = .multipart(form) }
+            let command = try await serialized.curlCommand(bodyFile: options.writeBody.map { URL(fileURLWithPath: $0) })
+            try sink.write(Data((command.description + "\n").utf8))
+            return 0
+        }
         if options.events && options.download {
             throw RequestItemError(description: "--events prints the events; it cannot be combined with --download")
         }

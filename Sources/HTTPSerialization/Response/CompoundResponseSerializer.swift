@@ -51,11 +51,14 @@ public struct CompoundResponseSerializer: HTTPResponseSerializerComposing {
     /// The first non-nil value a serializer yields; otherwise what `base` returns: the body,
     /// once it has validated the response.
     public func responseObject(for response: ResponseContext) throws -> Any? {
+        let response = try preprocessed(response)
         for serializer in serializers {
             if let value = try? serializer.responseObject(for: response) {
                 return value
             }
         }
-        return try base.responseObject(for: response)
+        // Validated, not preprocessed again.
+        try base.validate(response)
+        return response.data
     }
 }

@@ -83,6 +83,7 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     ///   `ResponseSerializationError.responseSerializationFailed` for an unexpected empty body or
     ///   one that does not decode as `Value`.
     public func responseObject(for response: ResponseContext) throws -> Value {
+        let response = try preprocessed(response)
         try base.validate(response)
         let context = response.withoutDecodedBody
         if context.hasEmptyBody(whitespaceIsEmpty: treatsWhitespaceAsEmpty) {

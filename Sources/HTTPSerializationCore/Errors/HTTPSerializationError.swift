@@ -196,6 +196,9 @@ public indirect enum ResponseSerializationError: HTTPSerializationError, Equatab
     /// A check of the caller's (a ``ResponseValidator``) refused the response; the error it
     /// threw is the first value and the ``underlyingError``.
     case validationFailed(UnderlyingError, response: ResponseContext)
+    /// The serializer's ``ResponseBodyPreprocessor`` threw on the body (carried as received);
+    /// the error it threw is the first value and the ``underlyingError``.
+    case preprocessingFailed(UnderlyingError, response: ResponseContext)
 }
 
 extension ResponseSerializationError {
@@ -217,7 +220,7 @@ extension ResponseSerializationError {
         case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
              .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
              .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context),
-             .unreadableJSON(_, let context, _), .validationFailed(_, let context):
+             .unreadableJSON(_, let context, _), .validationFailed(_, let context), .preprocessingFailed(_, let context):
             return context
         }
     }
@@ -259,6 +262,8 @@ extension ResponseSerializationError {
             return error.description
         case .validationFailed(let error, _):
             return "Request failed: the response did not pass validation: \(error)"
+        case .preprocessingFailed(let error, _):
+            return "The response body could not be preprocessed: \(error)"
         }
     }
 
@@ -274,7 +279,7 @@ extension ResponseSerializationError {
             return underlying?.error ?? validation
         case .unreadableJSON(let error, _, _):
             return error
-        case .validationFailed(let error, _):
+        case .validationFailed(let error, _), .preprocessingFailed(let error, _):
             return error.error
         default:
             return nil

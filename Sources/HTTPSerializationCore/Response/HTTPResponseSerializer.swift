@@ -31,9 +31,19 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     public static let jsonContentTypes: Set<String> = ["application/json", "text/json", "text/javascript"]
     /// How content types are compared.
     public var contentTypeMatching = ContentTypeMatching()
+    /// When ``acceptableContentTypes`` is nil, take the acceptable types from the request's
+    /// `Accept` field instead of accepting any: Alamofire's default for `validate()`.
+    ///
+    /// Ranges sent with `q=0` are left out, and a request without `Accept`, or with `*/*`,
+    /// accepts any type. It needs the request in the ``ResponseContext``, which the package's
+    /// transports put there. Off by default, as in AFNetworking.
+    public var contentTypesFromAcceptHeader = false
     /// Checks of your own, run in order once the status code and content type have passed;
     /// see ``ResponseValidator`` and ``HTTPResponseSerializerComposing/validating(_:)``.
     public var validators: [ResponseValidator] = []
+    /// Changes each body before it is validated and decoded (``GoogleXSSIPreprocessor``, or
+    /// your own); nil leaves bodies as they came. See ``ResponseBodyPreprocessor``.
+    public var preprocessor: (any ResponseBodyPreprocessor)?
 
     /// A validator accepting these status codes and content types (nil accepts any).
     public init(acceptableStatusCodes: Set<Int>? = successStatusCodes, acceptableContentTypes: Set<String>? = nil) {
@@ -59,7 +69,7 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
         guard let head = response.response else { return }
         let context = response.withoutDecodedBody
         var contentTypeError: ResponseSerializationError?
-        if let acceptableContentTypes {
+        if let acceptableContentTypes = acceptableContentTypes(for: context) {
             let contentType = context.contentType
             let hasBody = !(context.data?.isEmpty ?? true)
             let accepted: Bool
@@ -80,6 +90,12 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
         for validator in validators { try validator.run(on: context) }
     }
 
+    /// The content types `response` is held to: the serializer's own, else those of the
+    /// request's `Accept` when ``contentTypesFromAcceptHeader`` is on; nil accepts any.
+    package func acceptableContentTypes(for response: ResponseContext) -> Set<String>? {
+        acceptableContentTypes ?? (contentTypesFromAcceptHeader ? response.acceptedMediaRanges : nil)
+    }
+
     /// The status-code and content-type rules without the caller's checks.
     package var rulesOnly: HTTPResponseSerializer {
         var rules = self
@@ -87,8 +103,9 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
         return rules
     }
 
-    /// Validates, then returns the body unchanged.
+    /// Preprocesses and validates the body, then returns it.
     public func responseObject(for response: ResponseContext) throws -> Data? {
+        let response = try preprocessed(response)
         try validate(response)
         return response.data
     }

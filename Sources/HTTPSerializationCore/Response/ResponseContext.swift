@@ -6,7 +6,7 @@ import Foundation
 import HTTPTypes
 
 /// The response a response serializer reads and a response error is about: the response
-/// head, the body, the method of the request it answers, and, when the body could be
+/// head, the body, the request it answers (or its method), and, when the body could be
 /// decoded despite a failed validation, what it held.
 ///
 /// A failed status check usually comes with a useful body (`{"error": "…"}`): read it from
@@ -22,16 +22,24 @@ public struct ResponseContext: Sendable {
     public var decodedBody: ParameterValue?
     /// The method of the request this answers, when known: a `HEAD` response has no body.
     public var requestMethod: HTTPRequest.Method?
+    /// The head of the request this answers, when the transport gave it: what a
+    /// ``ResponseValidator`` can compare against, and the `Accept` field
+    /// ``HTTPResponseSerializer/contentTypesFromAcceptHeader`` reads.
+    public var request: HTTPRequest?
     /// The transport's own response object (an `HTTPURLResponse`), kept for errors that
     /// report it the way AFNetworking did.
     package var transportResponse: (any Sendable)?
 
-    /// A response from swift-http-types and its body.
-    public init(response: HTTPResponse?, data: Data?, decodedBody: ParameterValue? = nil, requestMethod: HTTPRequest.Method? = nil) {
+    /// A response from swift-http-types and its body, with the request it answers when known.
+    ///
+    /// ``requestMethod`` is `request`'s method when no method is given.
+    public init(response: HTTPResponse?, data: Data?, decodedBody: ParameterValue? = nil, requestMethod: HTTPRequest.Method? = nil,
+                request: HTTPRequest? = nil) {
         self.response = response
         self.data = data
         self.decodedBody = decodedBody
-        self.requestMethod = requestMethod
+        self.requestMethod = requestMethod ?? request?.method
+        self.request = request
     }
 
     /// The `Content-Type` field, parsed; nil when there is none or it is empty.
@@ -55,10 +63,10 @@ public struct ResponseContext: Sendable {
 }
 
 extension ResponseContext: Equatable {
-    /// Compares the response, body, decoded body and request method; the transport's own
-    /// object is not compared.
+    /// Compares the response, body, decoded body, request method and request; the
+    /// transport's own object is not compared.
     public static func == (lhs: ResponseContext, rhs: ResponseContext) -> Bool {
         lhs.response == rhs.response && lhs.data == rhs.data && lhs.decodedBody == rhs.decodedBody
-            && lhs.requestMethod == rhs.requestMethod
+            && lhs.requestMethod == rhs.requestMethod && lhs.request == rhs.request
     }
 }

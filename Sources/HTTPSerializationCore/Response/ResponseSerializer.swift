@@ -27,6 +27,12 @@ extension ResponseSerializer {
     public func responseObject(for response: HTTPResponse, data: Data?, requestMethod: HTTPRequest.Method? = nil) throws -> Output {
         try responseObject(for: ResponseContext(response: response, data: data, requestMethod: requestMethod))
     }
+
+    /// Validates and decodes a swift-http-types response and its body, with the request it
+    /// answers: its method, its `Accept` field, and the head a ``ResponseValidator`` sees.
+    public func responseObject(for response: HTTPResponse, data: Data?, request: HTTPRequest) throws -> Output {
+        try responseObject(for: ResponseContext(response: response, data: data, request: request))
+    }
 }
 
 /// A response serializer built around an ``HTTPResponseSerializer`` holding the shared

@@ -8,7 +8,7 @@ import Foundation
 /// field round-trips, and a compound keeps its children's kinds in order.
 extension HTTPResponseSerializer: Codable {
     private enum CodingKeys: String, CodingKey {
-        case acceptableStatusCodes, acceptableContentTypes, contentTypeMatching
+        case acceptableStatusCodes, acceptableContentTypes, contentTypeMatching, contentTypesFromAcceptHeader
     }
 
     /// Decodes a serializer archived by ``encode(to:)``; a missing status-code or content-type
@@ -19,14 +19,18 @@ extension HTTPResponseSerializer: Codable {
             acceptableStatusCodes: try container.decodeIfPresent(Set<Int>.self, forKey: .acceptableStatusCodes),
             acceptableContentTypes: try container.decodeIfPresent(Set<String>.self, forKey: .acceptableContentTypes))
         contentTypeMatching = try container.decodeIfPresent(ContentTypeMatching.self, forKey: .contentTypeMatching) ?? ContentTypeMatching()
+        contentTypesFromAcceptHeader = try container.decodeIfPresent(Bool.self, forKey: .contentTypesFromAcceptHeader) ?? false
     }
 
-    /// Archives the status codes and content types, sorted so the output is stable, and the matching rules.
+    /// Archives the status codes and content types, sorted so the output is stable, the
+    /// matching rules, and whether `Accept` gives the types (only when it does, so older
+    /// archives read the same). ``validators`` are closures and are not archived.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(acceptableStatusCodes.map { $0.sorted() }, forKey: .acceptableStatusCodes)
         try container.encodeIfPresent(acceptableContentTypes.map { $0.sorted() }, forKey: .acceptableContentTypes)
         try container.encode(contentTypeMatching, forKey: .contentTypeMatching)
+        if contentTypesFromAcceptHeader { try container.encode(true, forKey: .contentTypesFromAcceptHeader) }
     }
 }
 

@@ -7,7 +7,7 @@ import HTTPTypes
 
 /// The values of a streamed response body, validated and decoded as they arrive.
 ///
-/// Made by ``StreamingResponseSerializer/values(for:body:requestMethod:)``. Each iteration
+/// Made by ``StreamingResponseSerializer/values(for:body:requestMethod:request:)``. Each iteration
 /// reads one pass over the body: no value is buffered beyond what one chunk completes, and
 /// memory stays bounded by the serializer's limits whatever the body's size.
 public struct ResponseValueStream<Serializer: StreamingResponseSerializer, Body: AsyncSequence>: AsyncSequence
@@ -19,6 +19,7 @@ where Body.Element: Sequence<UInt8> {
     let response: HTTPResponse
     let body: Body
     let requestMethod: HTTPRequest.Method?
+    let request: HTTPRequest?
 
     /// The most of an error response's body kept on its validation error.
     static var maximumErrorBodyLength: Int { 1 << 20 }
@@ -100,12 +101,12 @@ where Body.Element: Sequence<UInt8> {
         }
 
         private func context(data: Data?) -> ResponseContext {
-            ResponseContext(response: stream.response, data: data, requestMethod: stream.requestMethod)
+            ResponseContext(response: stream.response, data: data, requestMethod: stream.requestMethod, request: stream.request)
         }
 
         /// A response without a content type passes validation only with an empty body.
         private var needsFirstByteCheck: Bool {
-            stream.serializer.base.acceptableContentTypes != nil && stream.response.headerFields[.contentType] == nil
+            stream.serializer.base.acceptableContentTypes(for: context(data: nil)) != nil && stream.response.headerFields[.contentType] == nil
         }
 
         /// Validates the head; a status failure reads the start of the body to carry it.

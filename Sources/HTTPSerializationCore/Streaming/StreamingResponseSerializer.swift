@@ -8,7 +8,7 @@ import HTTPTypes
 /// Validates a response head, then decodes its body into values as the bytes arrive.
 ///
 /// For bodies a caller reads while they are still coming (server-sent events, JSON Lines, a
-/// huge array): ``values(for:body:requestMethod:)`` checks the status and content type with
+/// huge array): ``values(for:body:requestMethod:request:)`` checks the status and content type with
 /// the same rules as the whole-body serializers, before a byte is decoded, and yields each
 /// value as soon as it is complete.
 ///
@@ -43,16 +43,21 @@ extension StreamingResponseSerializer {
     ///   - response: the response head.
     ///   - body: the body's chunks: `Data`, `[UInt8]`, a `ByteBuffer`'s `readableBytesView`, any
     ///     sequence of bytes.
-    ///   - requestMethod: the method of the request, when known.
+    ///   - requestMethod: the method of the request, when known; `request`'s when nil.
+    ///   - request: the request's head, when known: the checks in ``HTTPResponseSerializer/validators``
+    ///     see it, and ``HTTPResponseSerializer/contentTypesFromAcceptHeader`` reads its `Accept`.
     public func values<Body: AsyncSequence>(
-        for response: HTTPResponse, body: Body, requestMethod: HTTPRequest.Method? = nil
+        for response: HTTPResponse, body: Body, requestMethod: HTTPRequest.Method? = nil, request: HTTPRequest? = nil
     ) -> ResponseValueStream<Self, Body> where Body.Element: Sequence<UInt8> {
-        ResponseValueStream(serializer: self, response: response, body: body, requestMethod: requestMethod)
+        ResponseValueStream(serializer: self, response: response, body: body, requestMethod: requestMethod ?? request?.method, request: request)
     }
+}
 
-    /// Every value of a body already in hand, as ``values(for:body:requestMethod:)`` would
+extension StreamingResponseSerializer where Self: HTTPResponseSerializerComposing {
+    /// Every value of a body already in hand, as ``values(for:body:requestMethod:request:)`` would
     /// give them, for the whole-body `responseObject(for:)` of a streaming serializer.
     package func allValues(in context: ResponseContext) throws -> [BodyDecoder.Value] {
+        let context = try preprocessed(context)
         try base.validate(context)
         var values: [BodyDecoder.Value] = []
         guard let response = context.response else {

@@ -28,22 +28,26 @@ public struct StreamedResponse<Body: AsyncSequence> where Body.Element: Sequence
     public var url: URL?
     /// The method of the request, so a serializer knows a HEAD response is empty by design.
     public var requestMethod: HTTPRequest.Method?
+    /// The head of the request this answers, for the serializer's checks and its `Accept` rule.
+    public var request: HTTPRequest?
 
-    /// Pairs a response head with the body still to be read.
-    public init(response: HTTPResponse, body: Body, url: URL? = nil, requestMethod: HTTPRequest.Method? = nil) {
+    /// Pairs a response head with the body still to be read; ``requestMethod`` is `request`'s
+    /// method when no method is given.
+    public init(response: HTTPResponse, body: Body, url: URL? = nil, requestMethod: HTTPRequest.Method? = nil, request: HTTPRequest? = nil) {
         self.response = response
         self.body = body
         self.url = url
-        self.requestMethod = requestMethod
+        self.requestMethod = requestMethod ?? request?.method
+        self.request = request
     }
 
     /// The body's values as `serializer` decodes them, after the head has passed its
     /// validation.
     ///
-    /// The same as ``StreamingResponseSerializer/values(for:body:requestMethod:)`` with this
-    /// response's head, body and request method.
+    /// The same as ``StreamingResponseSerializer/values(for:body:requestMethod:request:)`` with this
+    /// response's head, body and request.
     public func values<Serializer: StreamingResponseSerializer>(_ serializer: Serializer) -> ResponseValueStream<Serializer, Body> {
-        serializer.values(for: response, body: body, requestMethod: requestMethod)
+        serializer.values(for: response, body: body, requestMethod: requestMethod, request: request)
     }
 
     /// This response with its body read through `transform`: for a layer between the wire and
@@ -51,7 +55,7 @@ public struct StreamedResponse<Body: AsyncSequence> where Body.Element: Sequence
     public func mapBody<NewBody: AsyncSequence>(
         _ transform: (Body) throws -> NewBody
     ) rethrows -> StreamedResponse<NewBody> where NewBody.Element: Sequence<UInt8> {
-        StreamedResponse<NewBody>(response: response, body: try transform(body), url: url, requestMethod: requestMethod)
+        StreamedResponse<NewBody>(response: response, body: try transform(body), url: url, requestMethod: requestMethod, request: request)
     }
 }
 

@@ -48,6 +48,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     ///   for a top-level scalar without `.fragmentsAllowed`; each with a status failure
     ///   underneath when there was one.
     public func responseObject(for response: ResponseContext) throws -> Any? {
+        let response = try preprocessed(response)
         let statusFailure = try statusFailure(response)
         guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else {
             if let statusFailure { throw statusFailure }

@@ -8,7 +8,7 @@ import HTTPSerializationCore
 
 extension ResponseContext {
     /// A Foundation response and its body, as URLSession delivers them; `request` supplies
-    /// the method (a `HEAD` response has no body).
+    /// the method (a `HEAD` response has no body) and the head the serializer's checks see.
     ///
     /// An `HTTPURLResponse` becomes an `HTTPResponse` with its status and header fields (a
     /// field whose name is not a token is left out); any other response has no HTTP head and
@@ -16,7 +16,8 @@ extension ResponseContext {
     /// ``urlResponse``.
     public init(response: URLResponse?, data: Data?, decodedBody: ParameterValue? = nil, request: URLRequest? = nil) {
         self.init(response: Self.head(of: response), data: data, decodedBody: decodedBody,
-                  requestMethod: request.flatMap { HTTPRequest.Method($0.httpMethod ?? "GET") })
+                  requestMethod: request.flatMap { HTTPRequest.Method($0.httpMethod ?? "GET") },
+                  request: request.flatMap { try? $0.serializationParts().request })
         transportResponse = response
     }
 

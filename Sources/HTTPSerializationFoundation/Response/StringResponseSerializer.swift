@@ -32,6 +32,7 @@ public struct StringResponseSerializer: HTTPResponseSerializerComposing {
     ///   ``/HTTPSerializationCore/ResponseSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
     ///   for a charset this serializer does not know or bytes that are not valid in the encoding.
     public func responseObject(for response: ResponseContext) throws -> String {
+        let response = try preprocessed(response)
         try base.validate(response)
         guard !response.hasEmptyBody(whitespaceIsEmpty: false), let data = response.data else { return "" }
         let context = response.withoutDecodedBody

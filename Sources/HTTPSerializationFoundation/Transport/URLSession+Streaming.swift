@@ -82,7 +82,8 @@ extension URLSession {
             throw ResponseSerializationError.responseSerializationFailed(reason: "The response is not an HTTP response.", response: context)
         }
         return StreamedResponse(response: http, body: URLSessionBodyChunks(reader: reader, request: upload.request),
-                                url: response.url, requestMethod: HTTPRequest.Method(upload.request.httpMethod ?? "GET"))
+                                url: response.url, requestMethod: HTTPRequest.Method(upload.request.httpMethod ?? "GET"),
+                                request: try? upload.request.serializationParts().request)
     }
 }
 

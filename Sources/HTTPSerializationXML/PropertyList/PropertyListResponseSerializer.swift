@@ -41,6 +41,7 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
     /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadablePropertyList(_:response:)``
     ///   with the reader's reason and byte offset.
     public func responseObject(for response: ResponseContext) throws -> Any? {
+        let response = try preprocessed(response)
         try base.validate(response)
         guard !response.hasEmptyBody(whitespaceIsEmpty: true), let data = response.data else { return nil }
         do {

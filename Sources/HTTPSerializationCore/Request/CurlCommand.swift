@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+
+/// A request as a `curl` command line that sends the same request: Alamofire's
+/// `cURLDescription()`, made exact.
+///
+/// For reproducing a call outside the app, a bug report, or a support ticket. The method,
+/// URL, header fields (in order, repeats kept) and body go out as the package's transports
+/// send them: curl's own `User-Agent`, `Accept`, `Expect` and `Content-Type` are switched off
+/// where the request has none, the URL is not globbed or normalised, and a body is either
+/// inline text or the exact bytes of a file (a multipart form as encoded, never rebuilt with
+/// curl's `-F`). Each argument is quoted for a POSIX shell; a header value holding a control
+/// character is written with `$'…'` and `\\x` escapes of its UTF-8 bytes (bash, zsh, ksh and
+/// POSIX.1-2024 shells).
+///
+/// ```swift
+/// let command = try await serialized.curlCommand()
+/// print(command)   // curl --globoff --path-as-is --request POST --url 'https://…' -H 'Content-Type: application/json' …
+/// ```
+///
+/// A body of unknown length, which the transports send chunked, is written to the file whole
+/// and sent by curl with a `Content-Length`.
+public struct CurlCommand: Sendable, Equatable, CustomStringConvertible {
+    /// curl's arguments after the program name, one element each, unquoted: for running
+    /// curl with `Process` or `posix_spawn`.
+    public var arguments: [String]
+    /// The file the command reads the body from, already written; nil when the body is
+    /// inline or there is none. Remove it when the command is no longer needed.
+    public var bodyFile: URL?
+
+    /// The command line, `curl` and every argument quoted for a shell.
+    public var description: String {
+        (["curl"] + arguments.map(Self.quoted)).joined(separator: " ")
+    }
+
+    /// `argument` as one shell word: bare when it holds only characters no shell treats
+    /// specially, in single quotes otherwise, and in `$'…'` with escapes when it holds a
+    /// control character (which single quotes would print raw to a terminal).
+    static func quoted(_ argument: String) -> String {
+        let bare = !argument.isEmpty && argument.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "_@%+=:,./-".utf8.contains(byte)
+        }
+        if bare { return argument }
+        guard argument.unicodeScalars.contains(where: Self.needsEscape) else {
+            return "'" + argument.replacing("'", with: #"'\''"#) + "'"
+        }
+        var text = "$'"
+        for scalar in argument.unicodeScalars {
+            switch scalar {
+            case "'": text += #"\'"#
+            case "\\": text += #"\\"#
+            case "\t": text += #"\t"#
+            case "\n": text += #"\n"#
+            case "\r": text += #"\r"#
+            case _ where needsEscape(scalar):
+                // Byte by byte: `\x` makes one byte whatever the shell's locale, so a C1 control keeps its UTF-8 form.
+                for byte in String(scalar).utf8 { text += "\\x" + hex(UInt32(byte), width: 2) }
+            default:
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "'"
+    }
+
+    /// C0 and C1 controls and DEL, but for tab and line feed: what a terminal acts on rather than shows.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    private static func hex(_ value: UInt32, width: Int) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+extension SerializedRequest {
+    /// This request as a `curl` command that sends the same method, URL, header fields and body.
+    ///
+    /// A body of at most `maximumInlineBodyBytes` bytes of printable UTF-8 text (tabs and line
+    /// feeds allowed) goes on the command line; any other body is written to `bodyFile` (a new
+    /// file in the temporary directory when nil) and read from there with `--data-binary @`.
+    ///
+    /// ```swift
+    /// let command = try await URLRequest(serialized).curlCommand()
+    /// ```
+    ///
+    /// - Throws: ``RequestSerializationError/fileWriteFailed(path:reason:)`` and what reading the
+    ///   body throws (a missing file, a short stream).
+    public func curlCommand(bodyFile: URL? = nil, maximumInlineBodyBytes: Int = 4096) async throws -> CurlCommand {
+        var arguments = ["--globoff", "--path-as-is"]
+        switch request.method {
+        case .get where body.isEmpty:
+            break
+        case .head:
+            arguments.append("--head")
+        default:
+            arguments += ["--request", request.method.rawValue]
+        }
+        // As both transports write it: they parse the target with `URL`, which percent-encodes
+        // what a URL may not hold raw (`[`, `{`, a space), and curl would send those as they are.
+        let target = RequestTarget(request).urlString
+        arguments += ["--url", URL(string: target)?.absoluteString ?? target]
+        for field in request.headerFields {
+            // `Name:` would remove the field; `Name;` sends it empty.
+            arguments += ["-H", field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"]
+        }
+        // curl's own fields, where the package's transports send none.
+        var unset: [HTTPField.Name] = [.userAgent, .accept]
+        if !body.isEmpty { unset += [.expect, .contentType] }
+        for name in unset where request.headerFields[name] == nil {
+            arguments += ["-H", "\(name.rawName):"]
+        }
+        guard !body.isEmpty else { return CurlCommand(arguments: arguments, bodyFile: nil) }
+        if let data = body.data, data.count <= maximumInlineBodyBytes, let text = String(validating: data, as: UTF8.self),
+           !text.unicodeScalars.contains(where: CurlCommand.needsEscape) {
+            // `--data-raw` sends the text as it is, a leading `@` included.
+            return CurlCommand(arguments: arguments + ["--data-raw", text], bodyFile: nil)
+        }
+        let file = bodyFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("curl-body-\(UUID().uuidString)")
+        try await body.write(to: file)
+        return CurlCommand(arguments: arguments + ["--data-binary", "@" + file.path], bodyFile: file)
+    }
+}

@@ -1,0 +1,104 @@
+import EchoServer
+import Foundation
+import HTTPSerialization
+import HTTPSerializationAsyncHTTPClient
+import HTTPTypes
+import Testing
+
+@Suite("A request as a curl command: what the real curl sends is what the transport sends")
+struct CurlCommandTests {
+    static let curl: String? = ["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs curl with `command`'s arguments and returns its standard output.
+    static func run(_ command: CurlCommand) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(curl))
+        process.arguments = ["--silent", "--show-error", "--max-time", "60"] + command.arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return data
+    }
+
+    static func requests(port: Int) throws -> [(name: String, request: SerializedRequest)] {
+        let authority = "127.0.0.1:\(port)"
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: HTTPField.Name("X-Repeated")!, value: "one"))
+        fields.append(HTTPField(name: .contentType, value: "application/json"))
+        fields.append(HTTPField(name: HTTPField.Name("X-Repeated")!, value: "it's \"two\" $HOME `id`"))
+        fields.append(HTTPField(name: HTTPField.Name("X-Empty")!, value: ""))
+        let json = SerializedRequest(request: HTTPRequest(method: .post, scheme: "http", authority: authority,
+                                                          path: "/echo/a/../b?x=[1]&y={2}", headerFields: fields),
+                                     body: .bytes(Data(#"@{"name":"O'Brien","tab":"\t"}"#.utf8)))
+        var binaryFields = HTTPFields()
+        binaryFields[.contentType] = "application/octet-stream"
+        let binary = SerializedRequest(request: HTTPRequest(method: .put, scheme: "http", authority: authority, path: "/echo/blob",
+                                                            headerFields: binaryFields),
+                                       body: .bytes(Data([0, 1, 0x0D, 0x0A, 0x1B, 0xFF] + Array(repeating: 0x41, count: 10))))
+        let multipart = try HTTPRequestSerializer().multipartFormHTTPRequest(
+            method: "POST", urlString: "http://\(authority)/echo/upload", boundary: "curl-test-boundary") { form in
+            try form.appendPart(formData: "Zoë & \"friends\"", name: "title")
+            try form.appendPart(fileData: Data((0..<5_000).map { UInt8($0 % 251) }), name: "file", fileName: "data.bin", mimeType: "application/octet-stream")
+        }
+        let get = SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/echo?q=%20a+b"))
+        return [("JSON with quotes, brackets and dot segments", json), ("binary bytes", binary), ("multipart form", multipart), ("GET", get)]
+    }
+
+    @Test("curl sends the method, target, fields and body bytes that async-http-client sends", .enabled(if: curl != nil))
+    func curlMatchesTheTransport() async throws {
+        try await AsyncHTTPClientBridgeTests.withServer { server, client in
+            for (name, request) in try Self.requests(port: server.port) {
+                let command = try await request.curlCommand()
+                defer { if let file = command.bodyFile { try? FileManager.default.removeItem(at: file) } }
+                let viaCurl = try JSONDecoder().decode(EchoReport.self, from: Self.run(command))
+                let viaClient = try await client.execute(request, serializer: DecodableResponseSerializer(EchoReport.self)).output
+                #expect(viaCurl.method == viaClient.method, "\(name)")
+                #expect(viaCurl.target == viaClient.target, "\(name)")
+                #expect(viaCurl.bodySHA256 == viaClient.bodySHA256 && viaCurl.bodySize == viaClient.bodySize, "\(name)")
+                // Fields in order; the transport's framing fields may differ (a stream goes chunked).
+                let framing: Set<String> = ["content-length", "transfer-encoding", "host"]
+                let fields = { (report: EchoReport) in report.headers.filter { !framing.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" } }
+                #expect(fields(viaCurl) == fields(viaClient), "\(name)")
+                #expect(viaCurl.values(of: "Host") == viaClient.values(of: "Host"), "\(name)")
+            }
+        }
+    }
+
+    @Test("text bodies go inline and others to a file; the command line quotes what a shell would expand")
+    func commandLine() async throws {
+        let requests = try Self.requests(port: 8080)
+        let json = try await requests[0].request.curlCommand()
+        #expect(json.bodyFile == nil)
+        #expect(json.description.contains(#"--data-raw '@{"name":"O'\''Brien","tab":"\t"}'"#))
+        #expect(json.description.contains(#"-H 'X-Repeated: it'\''s "two" $HOME `id`'"#))
+        #expect(json.description.contains("-H 'X-Empty;'"))
+        #expect(json.description.contains("--url 'http://127.0.0.1:8080/echo/a/../b?x=%5B1%5D&y=%7B2%7D'"))
+        #expect(json.description.hasPrefix("curl --globoff --path-as-is --request POST"))
+        #expect(json.arguments.contains("User-Agent:") && json.arguments.contains("Expect:") && !json.arguments.contains("Content-Type:"))
+
+        let binary = try await requests[1].request.curlCommand()
+        let file = try #require(binary.bodyFile)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try Data(contentsOf: file) == requests[1].request.body.data)
+        #expect(binary.arguments.suffix(2) == ["--data-binary", "@" + file.path])
+
+        let get = try await requests[3].request.curlCommand()
+        #expect(get.description == "curl --globoff --path-as-is --url 'http://127.0.0.1:8080/echo?q=%20a+b' -H User-Agent: -H Accept:")
+    }
+
+    @Test("a header value with a C1 control is written with $'…' escapes of its UTF-8 bytes, never raw; a body with one goes to a file")
+    func controlCharactersEscaped() async throws {
+        var fields = HTTPFields()
+        fields[HTTPField.Name("X-C1")!] = "a\u{9B}[31mb'c\\"
+        let request = SerializedRequest(request: HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/", headerFields: fields),
+                                        body: .bytes(Data("\u{1B}[2J".utf8)))
+        let command = try await request.curlCommand()
+        defer { if let file = command.bodyFile { try? FileManager.default.removeItem(at: file) } }
+        #expect(command.description.contains(#" -H $'X-C1: a\xc2\x9b[31mb\'c\\' "#))
+        #expect(command.bodyFile != nil)
+        #expect(!command.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+}
