@@ -165,7 +165,7 @@ extension HTTPClient {
             guard body.count + chunk.count <= maximumResponseSize else {
                 throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response body exceeds \(maximumResponseSize) bytes.",
-                    response: ResponseContext(response: streamed.response, data: nil))
+                    response: ResponseContext(response: streamed.response, data: nil, request: request.request))
             }
             chunk.withUnsafeBytes { body.append(contentsOf: $0) }
         }

@@ -23,6 +23,20 @@ struct CurlCommandTests {
         return data
     }
 
+    /// Runs `line` with `/bin/sh -c`, as a user pasting the printed command would, with curl quiet.
+    static func runInShell(_ line: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "curl --silent --show-error " + line.dropFirst("curl ".count)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(line)")
+        return data
+    }
+
     static func requests(port: Int) throws -> [(name: String, request: SerializedRequest)] {
         let authority = "127.0.0.1:\(port)"
         var fields = HTTPFields()
@@ -44,7 +58,18 @@ struct CurlCommandTests {
             try form.appendPart(fileData: Data((0..<5_000).map { UInt8($0 % 251) }), name: "file", fileName: "data.bin", mimeType: "application/octet-stream")
         }
         let get = SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/echo?q=%20a+b"))
-        return [("JSON with quotes, brackets and dot segments", json), ("binary bytes", binary), ("multipart form", multipart), ("GET", get)]
+        // A form set as the body with no Content-Type field, and a stale length and framing field:
+        // the transport takes the form's type and frames from the body; so must curl.
+        var bare = multipart
+        bare.request.headerFields[.contentType] = nil
+        bare.request.headerFields[.contentLength] = "3"
+        bare.request.headerFields[.transferEncoding] = "chunked"
+        var equals = SerializedRequest(request: HTTPRequest(method: .post, scheme: "http", authority: authority, path: "/echo/form",
+                                                            headerFields: [.contentType: "application/x-www-form-urlencoded"]),
+                                       body: .bytes(Data("=ls".utf8)))
+        equals.request.headerFields[HTTPField.Name("X-Quote")!] = "it's"
+        return [("JSON with quotes, brackets and dot segments", json), ("binary bytes", binary), ("multipart form", multipart), ("GET", get),
+                ("form without its Content-Type field, stale framing fields", bare), ("a body starting with =", equals)]
     }
 
     @Test("curl sends the method, target, fields and body bytes that async-http-client sends", .enabled(if: curl != nil))
@@ -63,6 +88,9 @@ struct CurlCommandTests {
                 let fields = { (report: EchoReport) in report.headers.filter { !framing.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" } }
                 #expect(fields(viaCurl) == fields(viaClient), "\(name)")
                 #expect(viaCurl.values(of: "Host") == viaClient.values(of: "Host"), "\(name)")
+                // The printed line, through a shell's quoting, sends the same.
+                let viaShell = try JSONDecoder().decode(EchoReport.self, from: Self.runInShell(command.description))
+                #expect(viaShell == viaCurl, "\(name): \(command)")
             }
         }
     }
@@ -97,7 +125,7 @@ struct CurlCommandTests {
                                         body: .bytes(Data("\u{1B}[2J".utf8)))
         let command = try await request.curlCommand()
         defer { if let file = command.bodyFile { try? FileManager.default.removeItem(at: file) } }
-        #expect(command.description.contains(#" -H $'X-C1: a\xc2\x9b[31mb\'c\\' "#))
+        #expect(command.description.contains(#" -H $'X-C1: a\302\233[31mb\047c\134' "#))
         #expect(command.bodyFile != nil)
         #expect(!command.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }

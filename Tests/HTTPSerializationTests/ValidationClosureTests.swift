@@ -60,7 +60,28 @@ struct ValidationClosureTests {
             #expect(bridged.userInfo["com.alamofire.serialization.response.error.data"] as? Data == body)
             #expect(bridged.userInfo[NSURLErrorFailingURLErrorKey] as? URL == URL(string: "https://api.example/v1"))
             #expect(bridged.userInfo[NSUnderlyingErrorKey] != nil)
+            #expect((error as? ResponseSerializationError)?.underlyingError as? APIError == APIError(message: "maintenance"))
         }
+    }
+
+    @Test("a refusal stays the refusal when the body is not JSON: the JSON serializer does not parse a body a check refused")
+    func refusalBeforeParsing() throws {
+        let serializer = JSONResponseSerializer().validating { _ in throw APIError(message: "maintenance page") }
+        #expect {
+            try serializer.responseObject(for: Self.head, data: Data("<html>down</html>".utf8))
+        } throws: { error in
+            guard case ResponseSerializationError.validationFailed(let thrown, _)? = error as? ResponseSerializationError else { return false }
+            return thrown.error as? APIError == APIError(message: "maintenance page") && (error as NSError).code == NSURLErrorBadServerResponse
+        }
+    }
+
+    @Test("a compound's checks run on the value a child gives")
+    func compoundChecks() {
+        let compound = CompoundResponseSerializer([AnyResponseSerializer(JSONResponseSerializer())]).validating(Self.refusingEnvelopes)
+        #expect(throws: ResponseSerializationError.self) {
+            try compound.responseObject(for: Self.head, data: Data(#"{"error":"quota"}"#.utf8))
+        }
+        #expect((try? compound.responseObject(for: Self.head, data: Data("[1]".utf8))) as? [Int] == [1])
     }
 }
 

@@ -56,17 +56,14 @@ public struct SendRunner {
         let pretty = Pretty.resolve(options.pretty, outputIsTerminal: toTerminal)
         // The output file is created (or emptied) only once every option has been checked.
         let sink = try OutputSink(path: outputPath, console: console)
+        if options.curl {
+            try sink.write(Data((try await curlCommand(request, form: form).description + "\n").utf8))
+            return 0
+        }
         if let path = options.writeBody {
             try await writeBody(request, form: form, to: URL(fileURLWithPath: path))
         }
 
-        if options.curl {
-            var serialized = try SerializedRequest(request)
-            if let form { serialized.body = .multipart(form) }
-            let command = try await serialized.curlCommand(bodyFile: options.writeBody.map { URL(fileURLWithPath: $0) })
-            try sink.write(Data((command.description + "\n").utf8))
-            return 0
-        }
         if options.events && options.download {
             throw RequestItemError(description: "--events prints the events; it cannot be combined with --download")
         }
@@ -213,6 +210,25 @@ public struct SendRunner {
             data.append(contentsOf: chunk.readableBytesView)
         }
         return data
+    }
+
+    /// What `--curl` prints: the request as curl sends it, with the options that change how
+    /// it is sent (redirects, certificate checks, a client certificate) as curl's own.
+    private func curlCommand(_ request: URLRequest, form: MultipartFormData?) async throws -> CurlCommand {
+        var serialized = try SerializedRequest(request)
+        if let form { serialized.body = .multipart(form) }
+        var command = try await serialized.curlCommand(bodyFile: options.writeBody.map { URL(fileURLWithPath: $0) })
+        var sending: [String] = []
+        if options.follow { sending += ["--location", "--max-redirs", String(options.maxRedirects)] }
+        switch options.verify?.lowercased() {
+        case nil, "yes", "true": break
+        case "no", "false": sending.append("--insecure")
+        default: sending += ["--cacert", options.verify ?? ""]
+        }
+        if let cert = options.cert { sending += ["--cert", cert, "--key", options.certKey ?? cert] }
+        if let timeout = options.timeout { sending += ["--connect-timeout", String(timeout)] }
+        command.arguments.insert(contentsOf: sending, at: 2)
+        return command
     }
 
     private func writeBody(_ request: URLRequest, form: MultipartFormData?, to file: URL) async throws {

@@ -54,6 +54,8 @@ public struct CompoundResponseSerializer: HTTPResponseSerializerComposing {
         let response = try preprocessed(response)
         for serializer in serializers {
             if let value = try? serializer.responseObject(for: response) {
+                // The child applied its own rules; the compound's checks still have their say.
+                try base.runValidators(on: response)
                 return value
             }
         }

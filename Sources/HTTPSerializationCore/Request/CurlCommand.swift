@@ -14,8 +14,8 @@ import HTTPTypes
 /// where the request has none, the URL is not globbed or normalised, and a body is either
 /// inline text or the exact bytes of a file (a multipart form as encoded, never rebuilt with
 /// curl's `-F`). Each argument is quoted for a POSIX shell; a header value holding a control
-/// character is written with `$'…'` and `\\x` escapes of its UTF-8 bytes (bash, zsh, ksh and
-/// POSIX.1-2024 shells).
+/// character is written in `$'…'` with three-digit octal escapes of its UTF-8 bytes (bash, zsh,
+/// ksh and POSIX.1-2024 shells).
 ///
 /// ```swift
 /// let command = try await serialized.curlCommand()
@@ -23,7 +23,9 @@ import HTTPTypes
 /// ```
 ///
 /// A body of unknown length, which the transports send chunked, is written to the file whole
-/// and sent by curl with a `Content-Length`.
+/// and sent by curl with a `Content-Length`. Writing the file reads the body: a one-shot
+/// stream (an `InputStream`, a stream part of a form) is then used up, so make the command
+/// from a request whose body can be read again, or send a fresh one after.
 public struct CurlCommand: Sendable, Equatable, CustomStringConvertible {
     /// curl's arguments after the program name, one element each, unquoted: for running
     /// curl with `Process` or `posix_spawn`.
@@ -41,9 +43,10 @@ public struct CurlCommand: Sendable, Equatable, CustomStringConvertible {
     /// specially, in single quotes otherwise, and in `$'…'` with escapes when it holds a
     /// control character (which single quotes would print raw to a terminal).
     static func quoted(_ argument: String) -> String {
+        // No `=`: zsh expands a word starting with one into a command's path.
         let bare = !argument.isEmpty && argument.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "_@%+=:,./-".utf8.contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "_@%+:,./-".utf8.contains(byte)
         }
         if bare { return argument }
         guard argument.unicodeScalars.contains(where: Self.needsEscape) else {
@@ -52,14 +55,12 @@ public struct CurlCommand: Sendable, Equatable, CustomStringConvertible {
         var text = "$'"
         for scalar in argument.unicodeScalars {
             switch scalar {
-            case "'": text += #"\'"#
-            case "\\": text += #"\\"#
-            case "\t": text += #"\t"#
-            case "\n": text += #"\n"#
-            case "\r": text += #"\r"#
+            case "'", "\\", "\t", "\n", "\r":
+                text += octal(scalar.value)
             case _ where needsEscape(scalar):
-                // Byte by byte: `\x` makes one byte whatever the shell's locale, so a C1 control keeps its UTF-8 form.
-                for byte in String(scalar).utf8 { text += "\\x" + hex(UInt32(byte), width: 2) }
+                // Byte by byte: an octal escape is one byte whatever the shell's locale, so a C1
+                // control keeps its UTF-8 form; three digits always, so no digit after it is read in.
+                for byte in String(scalar).utf8 { text += octal(UInt32(byte)) }
             default:
                 text.unicodeScalars.append(scalar)
             }
@@ -72,9 +73,9 @@ public struct CurlCommand: Sendable, Equatable, CustomStringConvertible {
         (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
     }
 
-    private static func hex(_ value: UInt32, width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    private static func octal(_ byte: UInt32) -> String {
+        let digits = String(byte, radix: 8)
+        return "\\" + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }
 }
 
@@ -86,17 +87,19 @@ extension SerializedRequest {
     /// file in the temporary directory when nil) and read from there with `--data-binary @`.
     ///
     /// ```swift
-    /// let command = try await URLRequest(serialized).curlCommand()
+    /// let command = try await serialized.curlCommand()
     /// ```
     ///
-    /// - Throws: ``RequestSerializationError/fileWriteFailed(path:reason:)`` and what reading the
-    ///   body throws (a missing file, a short stream).
+    /// - Throws: what `HTTPRequest.validateForSending()` throws for a request the transports
+    ///   would refuse, ``RequestSerializationError/fileWriteFailed(path:reason:)``, and what
+    ///   reading the body throws (a missing file, a short stream).
     public func curlCommand(bodyFile: URL? = nil, maximumInlineBodyBytes: Int = 4096) async throws -> CurlCommand {
+        try request.validateForSending()
         var arguments = ["--globoff", "--path-as-is"]
         switch request.method {
         case .get where body.isEmpty:
             break
-        case .head:
+        case .head where body.isEmpty:
             arguments.append("--head")
         default:
             arguments += ["--request", request.method.rawValue]
@@ -105,13 +108,21 @@ extension SerializedRequest {
         // what a URL may not hold raw (`[`, `{`, a space), and curl would send those as they are.
         let target = RequestTarget(request).urlString
         arguments += ["--url", URL(string: target)?.absoluteString ?? target]
-        for field in request.headerFields {
+        // Framing comes from the body, as the transports do it.
+        for field in request.headerFields where field.name != .contentLength && field.name != .transferEncoding {
             // `Name:` would remove the field; `Name;` sends it empty.
             arguments += ["-H", field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"]
         }
+        // A form's type and boundary, when the request does not state them, as the transports add them.
+        var addsFormType = false
+        if case .multipart(let form) = body, request.headerFields[.contentType] == nil {
+            arguments += ["-H", "Content-Type: \(form.contentType)"]
+            addsFormType = true
+        }
         // curl's own fields, where the package's transports send none.
         var unset: [HTTPField.Name] = [.userAgent, .accept]
-        if !body.isEmpty { unset += [.expect, .contentType] }
+        if !body.isEmpty { unset.append(.expect) }
+        if !body.isEmpty, !addsFormType { unset.append(.contentType) }
         for name in unset where request.headerFields[name] == nil {
             arguments += ["-H", "\(name.rawName):"]
         }
@@ -122,6 +133,10 @@ extension SerializedRequest {
             return CurlCommand(arguments: arguments + ["--data-raw", text], bodyFile: nil)
         }
         let file = bodyFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("curl-body-\(UUID().uuidString)")
+        // Readable by its owner alone, as a body may carry credentials; writing keeps the mode.
+        if !FileManager.default.fileExists(atPath: file.path) {
+            FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         try await body.write(to: file)
         return CurlCommand(arguments: arguments + ["--data-binary", "@" + file.path], bodyFile: file)
     }

@@ -34,9 +34,10 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
     /// When ``acceptableContentTypes`` is nil, take the acceptable types from the request's
     /// `Accept` field instead of accepting any: Alamofire's default for `validate()`.
     ///
-    /// Ranges sent with `q=0` are left out, and a request without `Accept`, or with `*/*`,
-    /// accepts any type. It needs the request in the ``ResponseContext``, which the package's
-    /// transports put there. Off by default, as in AFNetworking.
+    /// A type takes the weight of the most specific range that matches it (`text/html` over
+    /// `text/*` over `*/*`, RFC 9110 §12.5.1), and a weight of 0 refuses it; a request without
+    /// `Accept` accepts any type. It needs the request in the ``ResponseContext``, which the
+    /// package's transports put there. Off by default, as in AFNetworking.
     public var contentTypesFromAcceptHeader = false
     /// Checks of your own, run in order once the status code and content type have passed;
     /// see ``ResponseValidator`` and ``HTTPResponseSerializerComposing/validating(_:)``.
@@ -69,13 +70,12 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
         guard let head = response.response else { return }
         let context = response.withoutDecodedBody
         var contentTypeError: ResponseSerializationError?
-        if let acceptableContentTypes = acceptableContentTypes(for: context) {
+        if let acceptsType = typeRule(for: context) {
             let contentType = context.contentType
             let hasBody = !(context.data?.isEmpty ?? true)
             let accepted: Bool
             if let contentType {
-                accepted = contentTypeMatching.matches(contentType.mimeType, in: acceptableContentTypes)
-                    && contentTypeMatching.charsetAccepted(contentType.charset)
+                accepted = acceptsType(contentType.mimeType) && contentTypeMatching.charsetAccepted(contentType.charset)
             } else {
                 accepted = !hasBody
             }
@@ -87,13 +87,23 @@ public struct HTTPResponseSerializer: HTTPResponseSerializerComposing {
             throw ResponseSerializationError.unacceptableStatusCode(head.status.code, response: context, underlying: contentTypeError)
         }
         if let contentTypeError { throw contentTypeError }
-        for validator in validators { try validator.run(on: context) }
+        try runValidators(on: context)
     }
 
-    /// The content types `response` is held to: the serializer's own, else those of the
-    /// request's `Accept` when ``contentTypesFromAcceptHeader`` is on; nil accepts any.
-    package func acceptableContentTypes(for response: ResponseContext) -> Set<String>? {
-        acceptableContentTypes ?? (contentTypesFromAcceptHeader ? response.acceptedMediaRanges : nil)
+    /// The caller's checks alone, in order: for a serializer whose value came from elsewhere
+    /// (a compound's child) once the rules have been applied there.
+    package func runValidators(on response: ResponseContext) throws {
+        for validator in validators { try validator.run(on: response.withoutDecodedBody) }
+    }
+
+    /// Which media types `response` may have: the serializer's own, else those the request's
+    /// `Accept` allows when ``contentTypesFromAcceptHeader`` is on; nil when any type passes.
+    package func typeRule(for response: ResponseContext) -> ((String) -> Bool)? {
+        if let acceptableContentTypes {
+            return { contentTypeMatching.matches($0, in: acceptableContentTypes) }
+        }
+        guard contentTypesFromAcceptHeader, let ranges = response.acceptedMediaRanges else { return nil }
+        return { ranges.accepts($0) }
     }
 
     /// The status-code and content-type rules without the caller's checks.

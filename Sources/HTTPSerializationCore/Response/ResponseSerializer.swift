@@ -49,19 +49,21 @@ extension HTTPResponseSerializerComposing {
         set { base[keyPath: keyPath] = newValue }
     }
 
-    /// Checks the status code and content type; see ``HTTPResponseSerializer/validate(_:)``.
+    /// Checks the status code and content type, then runs the caller's checks, on the body as
+    /// given (not preprocessed); see ``HTTPResponseSerializer/validate(_:)``.
     public func validate(_ response: ResponseContext) throws {
         try base.validate(response)
     }
 
-    /// Validation for a serializer that decodes the body: a content-type failure is thrown
-    /// (that body is not for us); a status failure is returned so the body can still be
-    /// decoded and attached to it.
+    /// Validation for a serializer that decodes the body: a status failure is returned so the
+    /// body can still be decoded and attached to it; anything else (a content type that says
+    /// the body is not for us, a check's refusal) is thrown.
     package func statusFailure(_ response: ResponseContext) throws -> ResponseSerializationError? {
         do {
             try base.validate(response)
             return nil
         } catch let error as ResponseSerializationError where !error.involvesUnacceptableContentType {
+            guard case .unacceptableStatusCode = error else { throw error }
             return error
         }
     }

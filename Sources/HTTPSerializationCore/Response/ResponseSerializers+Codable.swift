@@ -24,7 +24,8 @@ extension HTTPResponseSerializer: Codable {
 
     /// Archives the status codes and content types, sorted so the output is stable, the
     /// matching rules, and whether `Accept` gives the types (only when it does, so older
-    /// archives read the same). ``validators`` are closures and are not archived.
+    /// archives read the same). ``validators`` and ``preprocessor`` are code, not data, and are
+    /// not archived: set them again on a serializer read back.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(acceptableStatusCodes.map { $0.sorted() }, forKey: .acceptableStatusCodes)

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Use one for what those rules cannot say: a header the API promises, an error envelope that
 /// comes back with status 200, a body that must not be empty. The check sees the
-/// ``ResponseContext`` (head, body, and the request's method) and throws to refuse it; the
+/// ``ResponseContext`` (head, body, and the request, which the package's transports put
+/// there) and throws to refuse it; the
 /// caller gets ``ResponseSerializationError/validationFailed(_:response:)`` with the thrown
 /// error, the response and the body, as for the built-in rules. Checks run in the order they
 /// were added, and the first to throw ends validation.
@@ -21,8 +22,9 @@ import Foundation
 /// ```
 ///
 /// On a stream (``StreamingResponseSerializer``) the checks run on the head before any value
-/// is read, with ``ResponseContext/data`` nil; a check that throws there runs once more with up
-/// to 1 MiB of the body, so that the error carries the server's payload as a status failure's does.
+/// is read, with ``ResponseContext/data`` nil, and a refusal is thrown at once, without the
+/// body: a stream whose status passed may never end. A compound serializer runs its checks
+/// on whichever child's value it returns.
 public struct ResponseValidator: Sendable {
     let check: @Sendable (ResponseContext) throws -> Void
 

@@ -106,14 +106,14 @@ where Body.Element: Sequence<UInt8> {
 
         /// A response without a content type passes validation only with an empty body.
         private var needsFirstByteCheck: Bool {
-            stream.serializer.base.acceptableContentTypes(for: context(data: nil)) != nil && stream.response.headerFields[.contentType] == nil
+            stream.serializer.base.typeRule(for: context(data: nil)) != nil && stream.response.headerFields[.contentType] == nil
         }
 
         /// Validates the head; a status failure reads the start of the body to carry it.
         private mutating func start() async throws -> Serializer.BodyDecoder {
             do {
                 try stream.serializer.base.validate(context(data: nil))
-            } catch let error as ResponseSerializationError where !error.isContentTypeFailureAlone {
+            } catch let error as ResponseSerializationError where error.isStatusFailure {
                 var collected = Data()
                 while collected.count < ResponseValueStream.maximumErrorBodyLength, let chunk = try await body.next() {
                     collected.append(contentsOf: chunk.prefix(ResponseValueStream.maximumErrorBodyLength - collected.count))
@@ -130,9 +130,11 @@ where Body.Element: Sequence<UInt8> {
 extension ResponseValueStream: Sendable where Body: Sendable {}
 
 extension ResponseSerializationError {
-    /// A content-type failure with no status failure around it: thrown before the body is read.
-    var isContentTypeFailureAlone: Bool {
-        if case .unacceptableContentType = self { return true }
+    /// A refused status: the body is read (up to a limit) to carry the server's payload. A
+    /// refused type or a check's refusal is thrown before the body is read, as a stream that
+    /// passed its status may never end.
+    var isStatusFailure: Bool {
+        if case .unacceptableStatusCode = self { return true }
         return false
     }
 }

@@ -56,7 +56,7 @@ extension ResponseSerializationError: LocalizedError, CustomNSError {
     public var failureReason: String? { reason }
     /// AFNetworking's response domain, `com.alamofire.error.serialization.response`.
     public static var errorDomain: String { domain }
-    /// -1011 for an unacceptable status code, -1016 otherwise: the error's `code`.
+    /// -1011 for an unacceptable status code or a check's refusal, -1016 otherwise: the error's `code`.
     public var errorCode: Int { code }
     /// AFNetworking's user info: description, failure reason, underlying error, the failing URL,
     /// and the response and body under AF's keys.

@@ -5,11 +5,16 @@ import FoundationNetworking
 import HTTPSerializationCore
 
 extension URLRequest {
-    /// This request as a `curl` command that sends the same method, URL, header fields and
-    /// body: Alamofire's `cURLDescription()`, exact.
+    /// This request as a `curl` command that sends what the async-http-client bridge sends for
+    /// it: Alamofire's `cURLDescription()`.
     ///
     /// The request goes through `SerializedRequest(_:)` first, so a form or stream this
-    /// package made is written out whole; see ``/HTTPSerializationCore/SerializedRequest/curlCommand(bodyFile:maximumInlineBodyBytes:)``.
+    /// package made is written out whole, and its fields come in the order that conversion
+    /// gives (by name, as `URLRequest` keeps no order); see
+    /// ``/HTTPSerializationCore/SerializedRequest/curlCommand(bodyFile:maximumInlineBodyBytes:)``.
+    /// URLSession adds fields of its own when it sends (its `User-Agent`, `Accept-Language`,
+    /// cookies, the session's additional headers), which the command does not. A body stream
+    /// of another origin is read to write the file, and is then used up.
     ///
     /// ```swift
     /// print(try await request.curlCommand())
