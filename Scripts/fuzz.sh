@@ -3,14 +3,14 @@
 # starting from the committed seeds in Fuzz/Corpus/<target>.
 #   Scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 30)
 #   Scripts/fuzz.sh ci          each target for a fixed number of seeded executions (about
-#                               30 s each here), so CI runs the same inputs every time
+#                               15 s each here), so CI runs the same inputs every time
 #   Scripts/fuzz.sh MODE NAME…  only the named targets (xml, responses, …) in either mode
 # A failure exits non-zero and leaves the reproducer in .build-fuzz/.
 set -euo pipefail
 seconds="${1:-30}"
 shift || true
 only=("$@")
-declare -A ci_runs=([escaping]=70000 [multipart]=140000 [parameters]=150000 [query]=90000 [responses]=5000 [xml]=600000 [plist]=300000 [json]=500000 [ndjson]=300000 [sse]=300000 [gzip]=100000 [multipartparser]=200000 [formdecoder]=300000)
+declare -A ci_runs=([escaping]=35000 [multipart]=70000 [parameters]=75000 [query]=45000 [responses]=2500 [xml]=300000 [plist]=150000 [json]=250000 [ndjson]=150000 [sse]=150000 [gzip]=50000 [multipartparser]=100000 [formdecoder]=150000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
 mkdir -p "$build"
