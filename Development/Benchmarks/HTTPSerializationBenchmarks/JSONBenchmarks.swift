@@ -109,6 +109,7 @@ enum JSONBenchmarks {
         printFloor(floor: times[5], decoder: times[3], ours: times[4], scan: ownTimes[1])
         print("  ParameterValue(json:)      \(format(megabytes / ownTimes[2])) MB/s, ratio \(format(ownTimes[3] / ownTimes[2], 2))x JSONSerialization")
         recordRatio("json-typed-tree-vs-jsonserialization", ownTimes[3] / ownTimes[2], target: 5)
+        KeyPathBenchmarks.run(records: data, count: quick ? 500 : 56_000, runs: runs)
 
         let textObjects = quick ? 300 : 36_000, numberObjects = quick ? 500 : 60_000
         let text = JSONShapes.textDocument(objects: textObjects), numbers = JSONShapes.numberDocument(objects: numberObjects)

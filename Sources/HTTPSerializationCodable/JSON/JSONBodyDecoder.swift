@@ -95,9 +95,36 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         do {
             decoded = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }
         } catch {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: [], debugDescription: "The given data was not valid JSON: \(error.reasonText) (byte \(error.offset)).",
-                underlyingError: error))
+            throw DecodingError.unreadableJSON(error)
+        }
+        return try decoded.get()
+    }
+
+    /// Decodes only the value at `keyPath` inside a JSON document as `type`.
+    ///
+    /// For a payload inside an envelope (`{"data": {"items": [...]}}`), as Moya's
+    /// `map(_:atKeyPath:)`, without a wrapper model: the whole document is checked as
+    /// ``decode(_:from:)`` checks it, but only the value at the path is decoded, every value
+    /// before it passed over whole. Where an object repeats a key the first is followed, as
+    /// `JSONDecoder` decodes it; the path's keys match the document's as written, before the
+    /// key decoding strategy.
+    ///
+    /// ```swift
+    /// let items = try JSONBodyDecoder().decode([Item].self, from: body, atKeyPath: "data.items")
+    /// ```
+    ///
+    /// - Throws: ``/HTTPSerializationCore/JSONKeyPathError`` naming the path when it leads
+    ///   nowhere; otherwise as ``decode(_:from:)``, with coding paths that start with the key path.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, atKeyPath keyPath: JSONKeyPath) throws -> T {
+        let decoded: Result<T, any Error>
+        do {
+            decoded = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader in
+                Result { () throws(JSONKeyPathError) in try reader.resolve(keyPath, repeatedKey: .first) }
+                    .mapError { $0 as any Error }
+                    .flatMap { decodeInPlace(type, reader, at: $0.entry, path: $0.path) }
+            }
+        } catch {
+            throw DecodingError.unreadableJSON(error)
         }
         return try decoded.get()
     }
@@ -108,10 +135,12 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         try JSONTape.withParsed(utf8: bytes, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }.get()
     }
 
-    /// Decodes from a tape over memory valid only during this call.
-    private func decodeInPlace<T: Decodable>(_ type: T.Type, _ reader: JSONTapeReader) -> Result<T, any Error> {
+    /// Decodes the value at `entry` (reached by `path`) from a tape over memory valid only during this call.
+    private func decodeInPlace<T: Decodable>(
+        _ type: T.Type, _ reader: JSONTapeReader, at entry: Int = 0, path: JSONKeyPath = JSONKeyPath([])
+    ) -> Result<T, any Error> {
         var document = JSONTapeDocument(borrowing: reader)
-        let decoded = decodeRoot(type, from: document)
+        let decoded = decodeRoot(type, from: document, at: entry, path: path)
         // A type may keep its decoder, or a container, past the decode: then the document
         // must own its memory before the bytes it reads go away.
         if !isKnownUniquelyReferenced(&document) { document.keepReadable() }
@@ -119,8 +148,24 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     }
 
     /// The decode itself, in a function of its own so its decoder is released when it returns.
-    private func decodeRoot<T: Decodable>(_ type: T.Type, from document: JSONTapeDocument) -> Result<T, any Error> {
-        let decoder = JSONTapeDecoder(document, options: self)
-        return Result { try decoder.decodeValue(type, at: 0, site: JSONPathSite(prefix: 0), appending: { nil }) }
+    private func decodeRoot<T: Decodable>(_ type: T.Type, from document: JSONTapeDocument, at entry: Int, path: JSONKeyPath) -> Result<T, any Error> {
+        let components = path.components.map { component -> JSONPathComponent in
+            switch component {
+            case .key(let key): return .key(JSONCodingKey(stringValue: key))
+            case .index(let index): return .index(index)
+            }
+        }
+        let decoder = JSONTapeDecoder(document, options: self, entry: entry, path: components)
+        return Result { try decoder.decodeValue(type, at: entry, site: JSONPathSite(prefix: components.count), appending: { nil }) }
+    }
+}
+
+extension DecodingError {
+    /// A document the package's reader refused, as `JSONDecoder` reports one: `dataCorrupted`
+    /// at the top, the reader's error underneath.
+    static func unreadableJSON(_ error: JSONReadingError) -> DecodingError {
+        .dataCorrupted(DecodingError.Context(
+            codingPath: [], debugDescription: "The given data was not valid JSON: \(error.reasonText) (byte \(error.offset)).",
+            underlyingError: error))
     }
 }

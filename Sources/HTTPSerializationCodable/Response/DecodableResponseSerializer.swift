@@ -10,6 +10,30 @@ import HTTPSerializationCore
 public protocol ResponseBodyDecoder: Sendable {
     /// Decodes a value of `type` from a response body, or throws.
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+    /// Decodes a value of `type` from the value at `keyPath` of a JSON response body.
+    ///
+    /// ``JSONBodyDecoder`` decodes the value in place. The default, for any other decoder,
+    /// reads the value at the path with the package's reader (the first of a repeated key,
+    /// as `JSONDecoder` takes it), writes it back as compact JSON, and decodes that; numbers
+    /// keep their values, not their spelling (`1.50` arrives as `1.5`).
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, atKeyPath keyPath: JSONKeyPath) throws -> T
+}
+
+extension ResponseBodyDecoder {
+    /// The value at `keyPath` read by the package, written back as JSON, decoded by this decoder.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` over a ``/HTTPSerializationCore/JSONReadingError``
+    ///   for a body that is not JSON, ``/HTTPSerializationCore/JSONKeyPathError`` for a path
+    ///   that leads nowhere, otherwise what this decoder throws.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, atKeyPath keyPath: JSONKeyPath) throws -> T {
+        let value: ParameterValue
+        do {
+            value = try ParameterValue.reading(json: data, atKeyPath: keyPath, repeatedKey: .first, maximumDepth: ParameterValue.defaultMaximumDepth).get()
+        } catch let error as JSONReadingError {
+            throw DecodingError.unreadableJSON(error)
+        }
+        return try decode(type, from: value.jsonData())
+    }
 }
 
 extension JSONDecoder: ResponseBodyDecoder {}
@@ -64,13 +88,26 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
     public var treatsZeroContentLengthAsEmpty = false
     /// Treat a body of only whitespace as empty (true by default: JSON cannot be blank).
     public var treatsWhitespaceAsEmpty = true
+    /// Where `Value` sits inside the JSON body (`"data.items"`); nil decodes the whole body.
+    ///
+    /// Moya's `map(_:atKeyPath:)`: only the value at the path is decoded, with the decoder's
+    /// ``ResponseBodyDecoder/decode(_:from:atKeyPath:)``. A path that leads nowhere is a
+    /// `responseSerializationFailed` error whose underlying error is the
+    /// ``/HTTPSerializationCore/JSONKeyPathError`` naming it. Error payloads are read whole.
+    public var keyPath: JSONKeyPath?
 
-    /// A serializer that decodes `Value` with `decoder`, accepting JSON content types by default.
+    /// A serializer that decodes `Value` with `decoder`, accepting JSON content types by default;
+    /// with `keyPath`, only the value at that path of the JSON body.
+    ///
+    /// ```swift
+    /// let items = DecodableResponseSerializer([Item].self, atKeyPath: "data.items")
+    /// ```
     public init(
-        _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONBodyDecoder(),
+        _ type: Value.Type = Value.self, decoder: any ResponseBodyDecoder = JSONBodyDecoder(), atKeyPath keyPath: JSONKeyPath? = nil,
         base: HTTPResponseSerializer = HTTPResponseSerializer(acceptableContentTypes: HTTPResponseSerializer.jsonContentTypes)
     ) {
         self.decoder = decoder
+        self.keyPath = keyPath
         self.base = base
     }
 
@@ -99,7 +136,9 @@ public struct DecodableResponseSerializer<Value: Decodable>: HTTPResponseSeriali
             return value
         }
         do {
-            return try decoder.decode(Value.self, from: context.data ?? Data())
+            let body = context.data ?? Data()
+            if let keyPath { return try decoder.decode(Value.self, from: body, atKeyPath: keyPath) }
+            return try decoder.decode(Value.self, from: body)
         } catch DecodingError.dataCorrupted(let corrupted) where corrupted.underlyingError is JSONReadingError {
             // The package's reader refused the bytes: the same typed case as JSONResponseSerializer's.
             guard let reading = corrupted.underlyingError as? JSONReadingError else { throw DecodingError.dataCorrupted(corrupted) }

@@ -45,8 +45,9 @@ extension JSONTapeBuilding where ObjectShape == Never, ObjectSlot == Never {
 }
 
 extension JSONTapeReader {
-    /// Builds the document's value with a stack of open containers: no recursion.
-    @inlinable package func build<Builder: JSONTapeBuilding>(with builder: Builder) -> Builder.Value {
+    /// Builds the value at `root` (the whole document by default) with a stack of open
+    /// containers: no recursion.
+    @inlinable package func build<Builder: JSONTapeBuilding>(with builder: Builder, from root: Int = 0) -> Builder.Value {
         // Open containers, innermost last. Arrays and objects keep their buffers on stacks of
         // their own (mutated in place), and `frames` says which is which and how many values
         // each still expects. An object built from a shape sets its values through the shape's
@@ -67,7 +68,7 @@ extension JSONTapeReader {
             return builder.finish(arrays.removeLast())
         }
 
-        var entry = 0
+        var entry = root
         while true {
             // An object's next value follows its key.
             if let top = frames.last, top.isObject {

@@ -23,6 +23,34 @@ extension ParameterValue {
         self = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { $0.build(with: ParameterValueBuilder()) }
     }
 
+    /// Reads only the value at `keyPath` of a JSON document into a parameter tree.
+    ///
+    /// The whole document is checked as ``init(json:maximumDepth:)`` checks it, but only the
+    /// value at the path is built: every value before it is passed over whole, in one step.
+    /// Where an object repeats a key, the last one is followed, as the whole tree keeps it.
+    ///
+    /// ```swift
+    /// let items = try ParameterValue(json: body, atKeyPath: "data.items")
+    /// ```
+    ///
+    /// - Throws: ``JSONReadingError`` for a document that is not JSON, ``JSONKeyPathError``
+    ///   for a path that leads nowhere in it.
+    public init(json data: Data, atKeyPath keyPath: JSONKeyPath, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
+        self = try ParameterValue.reading(json: data, atKeyPath: keyPath, repeatedKey: .last, maximumDepth: maximumDepth).get()
+    }
+
+    /// The value at `keyPath`, following the `repeatedKey` one of a repeated key; the reader's
+    /// refusal thrown, a path that leads nowhere returned.
+    package static func reading(
+        json data: Data, atKeyPath keyPath: JSONKeyPath, repeatedKey: JSONTapeReader.RepeatedKey, maximumDepth: Int
+    ) throws(JSONReadingError) -> Result<ParameterValue, JSONKeyPathError> {
+        try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader in
+            Result { () throws(JSONKeyPathError) -> ParameterValue in
+                reader.build(with: ParameterValueBuilder(), from: try reader.entry(at: keyPath, repeatedKey: repeatedKey))
+            }
+        }
+    }
+
     /// ``init(json:maximumDepth:)`` over UTF-8 bytes the caller holds, such as one line of a
     /// streamed body.
     package init(utf8JSON bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws(JSONReadingError) {

@@ -7,12 +7,13 @@ import HTTPSerializationCore
 extension JSONTapeReader {
     /// The graph `JSONSerialization.jsonObject(with:)` returns for the same document, so every
     /// cast answers the same: `[String: Any]`, `[Any]`, `String`, `NSNumber` for numbers and
-    /// booleans (booleans are Foundation's boolean numbers), `NSNull`.
+    /// booleans (booleans are Foundation's boolean numbers), `NSNull`; of the value at `root`,
+    /// the whole document by default.
     ///
     /// Built without recursion. With `removingNulls`, null dictionary values and null array
     /// elements are left out while building (AFNetworking's rule), never in a second pass.
-    func foundationObject(removingNulls: Bool) -> Any {
-        build(with: JSONFoundationBuilder(removesNulls: removingNulls))
+    func foundationObject(removingNulls: Bool, from root: Int = 0) -> Any {
+        build(with: JSONFoundationBuilder(removesNulls: removingNulls), from: root)
     }
 }
 

@@ -27,6 +27,19 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     public var removesKeysWithNullValues: Bool
     /// Documents nested deeper than this are an error before Foundation parses them.
     public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
+    /// Where the wanted value sits inside the document (`"data.items"`); nil is the whole document.
+    ///
+    /// Only the value at the path is built (the rest is checked, then passed over whole), and it
+    /// may be any JSON value, a scalar too. Where an object repeats a key the last is followed,
+    /// as `JSONSerialization` keeps it. A path that leads nowhere is a `responseSerializationFailed`
+    /// error over the ``/HTTPSerializationCore/JSONKeyPathError`` naming it.
+    ///
+    /// ```swift
+    /// var serializer = JSONResponseSerializer()
+    /// serializer.keyPath = "data.items"
+    /// let items = try serializer.responseObject(for: response, data: data) as? [[String: Any]]
+    /// ```
+    public var keyPath: JSONKeyPath?
 
     /// A JSON serializer over `base`; by default no reading options and nulls kept.
     public init(
@@ -57,7 +70,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         let context = response.withoutDecodedBody
         let object = try Self.parse(
             data, options: readingOptions, maximumDepth: maximumDepth, removingNulls: removesKeysWithNullValues,
-            context: context, validation: statusFailure)
+            keyPath: keyPath, context: context, validation: statusFailure)
         if let statusFailure { throw Self.attaching(object, to: statusFailure) }
         return object
     }
@@ -67,9 +80,10 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     ///
     /// Options beyond `.fragmentsAllowed` (mutable containers or leaves) hand the document,
     /// once our reader has accepted it, to `JSONSerialization` for the classes they ask for.
+    /// With `keyPath`, the value there (any value: the document around it is a container).
     static func parse(
         _ data: Data, options: JSONSerialization.ReadingOptions, maximumDepth: Int, removingNulls: Bool,
-        context: ResponseContext, validation: ResponseSerializationError?
+        keyPath: JSONKeyPath? = nil, context: ResponseContext, validation: ResponseSerializationError?
     ) throws -> Any {
         // Built inside the reading, which reads the body in place; Foundation's classes are
         // asked for only after the reader has accepted the body.
@@ -77,8 +91,17 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         let read: JSONRead
         do {
             read = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader -> JSONRead in
-                if !options.contains(.fragmentsAllowed), !reader.isContainer { return .scalarRefused }
-                return handsOver ? .accepted : .built(reader.foundationObject(removingNulls: removingNulls))
+                var root = 0
+                if let keyPath {
+                    do throws(JSONKeyPathError) {
+                        root = try reader.entry(at: keyPath, repeatedKey: .last)
+                    } catch {
+                        return .pathFailed(error)
+                    }
+                } else if !options.contains(.fragmentsAllowed), !reader.isContainer {
+                    return .scalarRefused
+                }
+                return handsOver ? .accepted : .built(reader.foundationObject(removingNulls: removingNulls, from: root))
             }
         } catch {
             throw ResponseSerializationError.unreadableJSON(error, response: context, validation: validation)
@@ -86,6 +109,9 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         switch read {
         case .built(let object):
             return object
+        case .pathFailed(let error):
+            throw ResponseSerializationError.responseSerializationFailed(
+                reason: error.description, response: context, underlying: UnderlyingError(error), validation: validation)
         case .scalarRefused:
             throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.",
@@ -93,7 +119,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         case .accepted:
             let object: Any
             do {
-                object = try JSONSerialization.jsonObject(with: data, options: options)
+                object = try Self.value(at: keyPath, in: JSONSerialization.jsonObject(with: data, options: options.union(.fragmentsAllowed)))
             } catch {
                 throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response is not valid JSON.", response: context, underlying: UnderlyingError(error), validation: validation)
@@ -109,6 +135,24 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         case accepted
         /// A top-level scalar without `.fragmentsAllowed`.
         case scalarRefused
+        /// The key path leads nowhere.
+        case pathFailed(JSONKeyPathError)
+    }
+
+    /// The value at `keyPath` (already found on the tape) in `JSONSerialization`'s graph.
+    private static func value(at keyPath: JSONKeyPath?, in object: Any) throws -> Any {
+        guard let keyPath else { return object }
+        var value = object
+        for (position, component) in keyPath.components.enumerated() {
+            if let dictionary = value as? [String: Any], case .key(let key) = component, let next = dictionary[key] {
+                value = next
+            } else if let array = value as? [Any], let index = JSONKeyPath.arrayIndex(component), array.indices.contains(index) {
+                value = array[index]
+            } else {
+                throw JSONKeyPathError(keyPath: keyPath, found: position, reason: .notAContainer(found: "\(type(of: value))"))
+            }
+        }
+        return value
     }
 
     /// Null dictionary values and null array elements removed at every level.
