@@ -96,6 +96,18 @@ struct JSONKeyPathTests {
         }
     }
 
+    @Test("a leading empty key keeps its dot, an index too large for Int is out of range, and an error's count is clamped")
+    func edgeCases() {
+        #expect(JSONKeyPath([.key(""), .key("a")]).description == ".a")
+        #expect(JSONKeyPath(".a") == JSONKeyPath([.key(""), .key("a")]))
+        #expect(JSONKeyPath("a[99999999999999999999]").components == [.key("a"), .index(Int.max)])
+        #expect(throws: JSONKeyPathError(keyPath: "meta.tags.99999999999999999999", found: 2, reason: .indexOutOfRange(Int.max, count: 2))) {
+            try ParameterValue(json: Self.envelope, atKeyPath: "meta.tags.99999999999999999999")
+        }
+        #expect(JSONKeyPathError(keyPath: "a", found: -1, reason: .keyNotFound("a")).description.contains("the document"))
+        #expect(JSONKeyPathError(keyPath: "a", found: 9, reason: .keyNotFound("b")).description.contains("\"a\""))
+    }
+
     @Test("the error's sentence names the path and the container that stopped it")
     func errorDescription() {
         let error = JSONKeyPathError(keyPath: "data.items[2]", found: 2, reason: .indexOutOfRange(2, count: 2))

@@ -103,6 +103,24 @@ struct KeyPathDecodingTests {
         #expect(viaDefault.first?.createdAt == Date(timeIntervalSince1970: 1_714_979_289))
     }
 
+    @Test("another decoder gets the value's own text: scalars, repeated keys and long numbers as JSONDecoder reads them through a wrapper")
+    func defaultPassesTheValuesText() throws {
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(Int.self, from: Self.body, atKeyPath: "data.total") == 2)
+        #expect(try DecodableResponseSerializer(String.self, decoder: decoder, atKeyPath: "trailer").responseObject(for: Self.head, data: Self.body) == "after")
+        struct A: Decodable, Equatable { var a: Int }
+        struct WrapA: Decodable { var data: A }
+        let repeated = Data(#"{"data": {"a": 1, "a": 2}}"#.utf8)
+        #expect(try decoder.decode(A.self, from: repeated, atKeyPath: "data") == (try decoder.decode(WrapA.self, from: repeated)).data)
+        struct P: Decodable { var p: Decimal }
+        struct WrapP: Decodable { var d: P }
+        let long = Data(#"{"d": {"p": 0.12345678901234567890123}}"#.utf8)
+        #expect(try decoder.decode(Decimal.self, from: long, atKeyPath: "d.p") == (try decoder.decode(WrapP.self, from: long)).d.p)
+        let text = try ParameterValue.jsonText(of: Data(#"{"x": {"s": "a\"b\u00e9", "n": -1.50e3, "e": [], "o": {}, "l": [true, false, null]}}"#.utf8),
+                                               atKeyPath: "x", maximumDepth: 8).get()
+        #expect(String(decoding: text, as: UTF8.self) == #"{"s":"a\"b\u00e9","n":-1.50e3,"e":[],"o":{},"l":[true,false,null]}"#)
+    }
+
     @Test("the serializer reports a missing path as a serialization failure over the JSONKeyPathError, and unreadable JSON as before")
     func serializerErrors() {
         for decoder in [JSONBodyDecoder() as any ResponseBodyDecoder, JSONDecoder()] {
@@ -143,6 +161,11 @@ struct KeyPathDecodingTests {
         serializer.keyPath = "meta"
         #expect((try serializer.responseObject(for: Self.head, data: Self.body) as? [String: Any])?["page"] as? Int == 1)
 
+        // An empty path is the whole document: a bare scalar still needs .fragmentsAllowed.
+        serializer.keyPath = ""
+        serializer.readingOptions = []
+        #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: Self.head, data: Data("7".utf8)) }
+        serializer.readingOptions = .mutableContainers
         serializer.keyPath = "meta.page.x"
         let error = #expect(throws: ResponseSerializationError.self) { try serializer.responseObject(for: Self.head, data: Self.body) }
         guard case .responseSerializationFailed(_, _, let underlying, _)? = error else { Issue.record("got \(String(describing: error))"); return }
@@ -204,6 +227,9 @@ struct KeyPathDecodingTests {
             case .success(let expected):
                 hits += 1
                 #expect(try ParameterValue(json: data, atKeyPath: path) == expected, "\(path) in \(text)")
+                // The value's text, cut from the tape, reads back to the same value.
+                let cut = try ParameterValue.jsonText(of: data, atKeyPath: path, repeatedKey: .last, maximumDepth: 64).get()
+                #expect(try ParameterValue(json: cut) == expected, "\(path) in \(text)")
             case .failure(let expected):
                 #expect(throws: expected, "\(path) in \(text)") { try ParameterValue(json: data, atKeyPath: path) }
             }

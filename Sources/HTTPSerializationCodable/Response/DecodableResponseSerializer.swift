@@ -13,26 +13,26 @@ public protocol ResponseBodyDecoder: Sendable {
     /// Decodes a value of `type` from the value at `keyPath` of a JSON response body.
     ///
     /// ``JSONBodyDecoder`` decodes the value in place. The default, for any other decoder,
-    /// reads the value at the path with the package's reader (the first of a repeated key,
-    /// as `JSONDecoder` takes it), writes it back as compact JSON, and decodes that; numbers
-    /// keep their values, not their spelling (`1.50` arrives as `1.5`).
+    /// finds the value with the package's reader (the first of a repeated key, as
+    /// `JSONDecoder` takes it) and hands this decoder that value's text: every key, string
+    /// and number as the body wrote it, whitespace left out.
     func decode<T: Decodable>(_ type: T.Type, from data: Data, atKeyPath keyPath: JSONKeyPath) throws -> T
 }
 
 extension ResponseBodyDecoder {
-    /// The value at `keyPath` read by the package, written back as JSON, decoded by this decoder.
+    /// The value at `keyPath` found by the package, its text decoded by this decoder.
     ///
     /// - Throws: `DecodingError.dataCorrupted` over a ``/HTTPSerializationCore/JSONReadingError``
     ///   for a body that is not JSON, ``/HTTPSerializationCore/JSONKeyPathError`` for a path
     ///   that leads nowhere, otherwise what this decoder throws.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, atKeyPath keyPath: JSONKeyPath) throws -> T {
-        let value: ParameterValue
+        let text: Data
         do {
-            value = try ParameterValue.reading(json: data, atKeyPath: keyPath, repeatedKey: .first, maximumDepth: ParameterValue.defaultMaximumDepth).get()
+            text = try ParameterValue.jsonText(of: data, atKeyPath: keyPath, maximumDepth: ParameterValue.defaultMaximumDepth).get()
         } catch let error as JSONReadingError {
             throw DecodingError.unreadableJSON(error)
         }
-        return try decode(type, from: value.jsonData())
+        return try decode(type, from: text)
     }
 }
 

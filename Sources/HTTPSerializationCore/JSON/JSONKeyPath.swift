@@ -45,13 +45,14 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
         self.init(value)
     }
 
-    /// The path as text: keys joined by dots, indices in brackets.
+    /// The path as text: keys joined by dots, indices in brackets; it reads back to the same
+    /// path unless a key holds a `.` or ends in `[digits]`, or the path is one empty key.
     public var description: String {
         var text = ""
-        for component in components {
+        for (position, component) in components.enumerated() {
             switch component {
             case .key(let key):
-                if !text.isEmpty { text += "." }
+                if position > 0 { text += "." }
                 text += key
             case .index(let index):
                 text += "[\(index)]"
@@ -60,14 +61,19 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
         return text
     }
 
-    /// The index a component gives in an array: an index, or a key of ASCII digits that fits `Int`.
+    /// The index a component gives in an array: an index, or a key of ASCII digits (`Int.max`
+    /// past it, so it is out of range rather than not an index).
     package static func arrayIndex(_ component: Component) -> Int? {
         switch component {
         case .index(let index): return index
-        case .key(let key):
-            guard !key.isEmpty, key.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
-            return Int(key)
+        case .key(let key): return digits(Substring(key))
         }
+    }
+
+    /// The number ASCII digits spell, `Int.max` when it does not fit; nil for anything else.
+    private static func digits(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        return Int(text) ?? Int.max
     }
 
     private static func parse(_ text: String) -> [Component] {
@@ -78,7 +84,7 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
             var indices: [Int] = []
             while key.hasSuffix("]"), let open = key.lastIndex(of: "[") {
                 let digits = key[key.index(after: open)..<key.index(before: key.endIndex)]
-                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let index = Int(digits) else { break }
+                guard let index = Self.digits(digits) else { break }
                 indices.insert(index, at: 0)
                 key = key[..<open]
             }

@@ -17,9 +17,9 @@ public struct JSONKeyPathError: Error, Sendable, Hashable, CustomStringConvertib
         case keyNotFound(String)
         /// The array has only `count` elements.
         case indexOutOfRange(Int, count: Int)
-        /// A string, number, boolean or null (named in words) stands where the path needs a
-        /// container, or an object where it gives an index (`"object"`), or an array where it
-        /// gives a key that is not a number (`"array"`).
+        /// A string, number, boolean or null (named in words: `"a string"`, `"null"`) stands
+        /// where the path needs a container, or an object where it gives an index
+        /// (`"an object"`), or an array where it gives a key that is not a number (`"an array"`).
         case notAContainer(found: String)
     }
 
@@ -39,7 +39,7 @@ public struct JSONKeyPathError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// The path, where it stopped, and why, in one sentence.
     public var description: String {
-        let parent = JSONKeyPath(Array(keyPath.components.prefix(found)))
+        let parent = JSONKeyPath(Array(keyPath.components.prefix(min(max(found, 0), keyPath.components.count))))
         let place = parent.components.isEmpty ? "the document" : "\"\(parent)\""
         let detail: String
         switch reason {

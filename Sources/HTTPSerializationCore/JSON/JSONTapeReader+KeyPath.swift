@@ -85,3 +85,49 @@ extension JSONTapeReader {
         }
     }
 }
+
+extension JSONTapeReader {
+    /// The value at `root` as compact JSON text: every key (repeats too) in document order,
+    /// strings and numbers exactly as written, whitespace left out. What another decoder
+    /// reads the value from, so it sees what it would see in the whole document.
+    package func jsonText(at root: Int) -> [UInt8] {
+        var output: [UInt8] = []
+        // Open containers: whether an object, how many items are left, whether one was written.
+        var open: [(isObject: Bool, remaining: Int, wrote: Bool)] = []
+        var entry = root
+        func quoted(_ entry: Int) {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: text(entry))
+            output.append(UInt8(ascii: "\""))
+        }
+        while true {
+            if let top = open.indices.last {
+                if open[top].wrote { output.append(UInt8(ascii: ",")) }
+                open[top].wrote = true
+                open[top].remaining -= 1
+                if open[top].isObject {
+                    quoted(entry)
+                    output.append(UInt8(ascii: ":"))
+                    entry += 1
+                }
+            }
+            switch kind(entry) {
+            case .object, .array:
+                let isObject = kind(entry) == .object
+                output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+                open.append((isObject, length(entry), false))
+            case .string: quoted(entry)
+            case .number: output.append(contentsOf: text(entry))
+            case .true: output.append(contentsOf: "true".utf8)
+            case .false: output.append(contentsOf: "false".utf8)
+            case .null: output.append(contentsOf: "null".utf8)
+            }
+            entry += 1
+            while let top = open.last, top.remaining == 0 {
+                output.append(top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                open.removeLast()
+            }
+            if open.isEmpty { return output }
+        }
+    }
+}

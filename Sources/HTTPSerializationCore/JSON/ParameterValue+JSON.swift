@@ -36,17 +36,23 @@ extension ParameterValue {
     /// - Throws: ``JSONReadingError`` for a document that is not JSON, ``JSONKeyPathError``
     ///   for a path that leads nowhere in it.
     public init(json data: Data, atKeyPath keyPath: JSONKeyPath, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws {
-        self = try ParameterValue.reading(json: data, atKeyPath: keyPath, repeatedKey: .last, maximumDepth: maximumDepth).get()
+        let built = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader in
+            Result { () throws(JSONKeyPathError) -> ParameterValue in
+                reader.build(with: ParameterValueBuilder(), from: try reader.entry(at: keyPath, repeatedKey: .last))
+            }
+        }
+        self = try built.get()
     }
 
-    /// The value at `keyPath`, following the `repeatedKey` one of a repeated key; the reader's
-    /// refusal thrown, a path that leads nowhere returned.
-    package static func reading(
-        json data: Data, atKeyPath keyPath: JSONKeyPath, repeatedKey: JSONTapeReader.RepeatedKey, maximumDepth: Int
-    ) throws(JSONReadingError) -> Result<ParameterValue, JSONKeyPathError> {
+    /// The JSON text of the value at `keyPath` (see ``JSONTapeReader/jsonText(at:)``),
+    /// following the first of a repeated key unless told; the reader's refusal thrown, a path
+    /// that leads nowhere returned.
+    package static func jsonText(
+        of data: Data, atKeyPath keyPath: JSONKeyPath, repeatedKey: JSONTapeReader.RepeatedKey = .first, maximumDepth: Int
+    ) throws(JSONReadingError) -> Result<Data, JSONKeyPathError> {
         try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader in
-            Result { () throws(JSONKeyPathError) -> ParameterValue in
-                reader.build(with: ParameterValueBuilder(), from: try reader.entry(at: keyPath, repeatedKey: repeatedKey))
+            Result { () throws(JSONKeyPathError) -> Data in
+                Data(reader.jsonText(at: try reader.entry(at: keyPath, repeatedKey: repeatedKey)))
             }
         }
     }

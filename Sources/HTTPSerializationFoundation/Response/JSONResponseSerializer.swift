@@ -58,8 +58,9 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     ///   ``/HTTPSerializationCore/ResponseSerializationError/unreadableJSON(_:response:validation:)``
     ///   for JSON the reader refuses, and
     ///   ``/HTTPSerializationCore/ResponseSerializationError/responseSerializationFailed(reason:response:underlying:validation:)``
-    ///   for a top-level scalar without `.fragmentsAllowed`; each with a status failure
-    ///   underneath when there was one.
+    ///   for a top-level scalar without `.fragmentsAllowed` or a ``keyPath`` that leads
+    ///   nowhere (over its ``/HTTPSerializationCore/JSONKeyPathError``); each with a status
+    ///   failure underneath when there was one.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         let response = try preprocessed(response)
         let statusFailure = try statusFailure(response)
@@ -92,7 +93,7 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
         do {
             read = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { reader -> JSONRead in
                 var root = 0
-                if let keyPath {
+                if let keyPath, !keyPath.components.isEmpty {
                     do throws(JSONKeyPathError) {
                         root = try reader.entry(at: keyPath, repeatedKey: .last)
                     } catch {
@@ -101,7 +102,8 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
                 } else if !options.contains(.fragmentsAllowed), !reader.isContainer {
                     return .scalarRefused
                 }
-                return handsOver ? .accepted : .built(reader.foundationObject(removingNulls: removingNulls, from: root))
+                guard handsOver else { return .built(reader.foundationObject(removingNulls: removingNulls, from: root)) }
+                return .accepted(root == 0 ? data : Data(reader.jsonText(at: root)))
             }
         } catch {
             throw ResponseSerializationError.unreadableJSON(error, response: context, validation: validation)
@@ -116,10 +118,10 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
             throw ResponseSerializationError.responseSerializationFailed(
                 reason: "The response is not valid JSON: a top-level scalar needs the .fragmentsAllowed reading option.",
                 response: context, validation: validation)
-        case .accepted:
+        case .accepted(let text):
             let object: Any
             do {
-                object = try Self.value(at: keyPath, in: JSONSerialization.jsonObject(with: data, options: options.union(.fragmentsAllowed)))
+                object = try JSONSerialization.jsonObject(with: text, options: options.union(.fragmentsAllowed))
             } catch {
                 throw ResponseSerializationError.responseSerializationFailed(
                     reason: "The response is not valid JSON.", response: context, underlying: UnderlyingError(error), validation: validation)
@@ -131,28 +133,13 @@ public struct JSONResponseSerializer: HTTPResponseSerializerComposing {
     /// What one reading of a body gave.
     private enum JSONRead {
         case built(Any)
-        /// Valid, for `JSONSerialization` to build with the mutable-container options.
-        case accepted
+        /// Valid, for `JSONSerialization` to build with the mutable-container options: the
+        /// document, or the text of the value at the key path.
+        case accepted(Data)
         /// A top-level scalar without `.fragmentsAllowed`.
         case scalarRefused
         /// The key path leads nowhere.
         case pathFailed(JSONKeyPathError)
-    }
-
-    /// The value at `keyPath` (already found on the tape) in `JSONSerialization`'s graph.
-    private static func value(at keyPath: JSONKeyPath?, in object: Any) throws -> Any {
-        guard let keyPath else { return object }
-        var value = object
-        for (position, component) in keyPath.components.enumerated() {
-            if let dictionary = value as? [String: Any], case .key(let key) = component, let next = dictionary[key] {
-                value = next
-            } else if let array = value as? [Any], let index = JSONKeyPath.arrayIndex(component), array.indices.contains(index) {
-                value = array[index]
-            } else {
-                throw JSONKeyPathError(keyPath: keyPath, found: position, reason: .notAContainer(found: "\(type(of: value))"))
-            }
-        }
-        return value
     }
 
     /// Null dictionary values and null array elements removed at every level.
