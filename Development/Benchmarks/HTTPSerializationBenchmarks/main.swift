@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -98,6 +98,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
             try form.appendPart(fileData: attachment, name: "file", fileName: "small.bin", mimeType: "application/octet-stream")
             consume(try form.encodedData())
         }
+    case "multipart-encodable":
+        let value = MultipartEncodingBenchmarks.model()
+        let encoder = MultipartFormEncoder(style: QueryStringStyle(boolEncoding: .literal))
+        for _ in 0..<100_000 { consume(try encoder.encode(value, boundary: "----httpser-encoding-boundary").encodedData()) }
     case "form-tree", "form-decodable":
         let query = queryString(from: FormDecodingBenchmarks.readableSet(Inputs.querySet(keys: 10_000).parameters))
         let decodable = CommandLine.arguments[index + 1] == "form-decodable"
@@ -267,6 +271,7 @@ if section("streaming") {
 if section("multipart") {
     do {
         try MultipartBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
+        try MultipartEncodingBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     } catch {
         check(false, "multipart benchmark failed: \(error)")
     }

@@ -118,7 +118,15 @@ struct FormSingleValueContainer: SingleValueDecodingContainer {
             special = file
         case is Date.Type:
             special = try date()
-        case is Data.Type: special = try parsed(Data.self) { Data(base64Encoded: $0) }
+        case is Data.Type:
+            // A file part's bytes (what MultipartFormEncoder makes of data), else base64 text.
+            if case .leaf(.file(let file)) = context.node(node) {
+                do { special = try file.data() } catch {
+                    throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "The file part could not be read.", underlyingError: error))
+                }
+            } else {
+                special = try parsed(Data.self) { Data(base64Encoded: $0) }
+            }
         case is URL.Type: special = try parsed(URL.self) { URL(string: $0) }
         case is Decimal.Type: special = try parsed(Decimal.self) { Decimal(string: $0) }
         default:

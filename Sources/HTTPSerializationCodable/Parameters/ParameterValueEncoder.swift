@@ -26,10 +26,11 @@ extension ParameterValue {
         try self.init(encoding: value, maximumDepth: maximumDepth, json: nil)
     }
 
-    /// With `json`, dates, data, keys and non-finite floats follow its strategies.
-    init(encoding value: some Encodable, maximumDepth: Int, json: JSONBodyEncoder?) throws {
+    /// With `json`, dates, data, keys and non-finite floats follow its strategies; with
+    /// `files`, a ``/HTTPSerializationCore/MultipartFile`` becomes its marker there.
+    init(encoding value: some Encodable, maximumDepth: Int, json: JSONBodyEncoder?, files: MultipartFileMarkers? = nil) throws {
         let root = EncodingNode()
-        try ParameterEncoder(node: root, codingPath: [], maximumDepth: maximumDepth, json: json).encodeValue(value)
+        try ParameterEncoder(node: root, codingPath: [], maximumDepth: maximumDepth, json: json, files: files).encodeValue(value)
         guard let result = root.finish() else {
             throw RequestSerializationError.invalidParameter(
                 path: "", reason: "\(type(of: value)) did not encode any value")
@@ -40,10 +41,18 @@ extension ParameterValue {
 
 /// A slot that a container writes into; containers nest by reference so that a child
 /// container can keep writing after its parent handed it out, as `Encoder` requires.
+///
+/// A scalar written straight into a container is kept inline (``Child/value(_:)``), so the
+/// usual property costs no node and no coding path of its own.
 final class EncodingNode {
+    enum Child {
+        case value(ParameterValue)
+        case node(EncodingNode)
+    }
+
     private var value: ParameterValue?
-    private var keyedChildren: [String: EncodingNode]?
-    private var unkeyedChildren: [EncodingNode]?
+    private var keyedChildren: [String: Child]?
+    private var unkeyedChildren: [Child]?
 
     func set(_ newValue: ParameterValue) {
         value = newValue
@@ -59,31 +68,44 @@ final class EncodingNode {
         if unkeyedChildren == nil { unkeyedChildren = [] }
     }
 
+    /// The node under `key`, made (replacing a scalar written there) if there is none.
     func child(forKey key: String) -> EncodingNode {
-        if let existing = keyedChildren?[key] { return existing }
+        if case .node(let existing)? = keyedChildren?[key] { return existing }
         let node = EncodingNode()
         if keyedChildren == nil { keyedChildren = [:] }
-        keyedChildren![key] = node
+        keyedChildren![key] = .node(node)
         return node
+    }
+
+    /// Writes a scalar under `key`, replacing what was there.
+    func setChild(_ value: ParameterValue, forKey key: String) {
+        if keyedChildren == nil { keyedChildren = [:] }
+        keyedChildren![key] = .value(value)
     }
 
     func appendChild() -> EncodingNode {
         let node = EncodingNode()
         if unkeyedChildren == nil { unkeyedChildren = [] }
-        unkeyedChildren!.append(node)
+        unkeyedChildren!.append(.node(node))
         return node
+    }
+
+    /// Writes a scalar after the elements so far.
+    func appendValue(_ value: ParameterValue) {
+        if unkeyedChildren == nil { unkeyedChildren = [] }
+        unkeyedChildren!.append(.value(value))
     }
 
     /// Puts `node` under `key` (a tree rebuilt from text already written).
     func attach(_ node: EncodingNode, forKey key: String) {
         makeKeyed()
-        keyedChildren![key] = node
+        keyedChildren![key] = .node(node)
     }
 
     /// Puts `node` after the elements so far (a tree rebuilt from text already written).
     func attach(_ node: EncodingNode) {
         makeUnkeyed()
-        unkeyedChildren!.append(node)
+        unkeyedChildren!.append(.node(node))
     }
 
     /// Empties the slot, so it is left out unless something is written to it again.
@@ -98,28 +120,38 @@ final class EncodingNode {
 
     /// Builds the value without recursion, so model depth is bounded only by the encoder's limit.
     func finish() -> ParameterValue? {
-        // Post-order walk: a container is built once all its children are.
+        // Post-order walk: a container is built once all its child nodes are; inline scalars
+        // need no visit.
         var results: [ObjectIdentifier: ParameterValue] = [:]
         var stack: [(node: EncodingNode, childrenDone: Bool)] = [(self, false)]
+        func result(_ child: Child) -> ParameterValue? {
+            switch child {
+            case .value(let value): return value
+            case .node(let node): return results.removeValue(forKey: ObjectIdentifier(node))
+            }
+        }
+        func pushNodes(_ children: some Sequence<Child>) {
+            for case .node(let node) in children { stack.append((node, false)) }
+        }
         while let (node, childrenDone) = stack.popLast() {
             if let keyed = node.keyedChildren {
                 if childrenDone {
                     var dictionary: [String: ParameterValue] = [:]
                     dictionary.reserveCapacity(keyed.count)
                     for (key, child) in keyed {
-                        if let value = results.removeValue(forKey: ObjectIdentifier(child)) { dictionary[key] = value }
+                        if let value = result(child) { dictionary[key] = value }
                     }
                     results[ObjectIdentifier(node)] = .dictionary(dictionary)
                 } else {
                     stack.append((node, true))
-                    for child in keyed.values { stack.append((child, false)) }
+                    pushNodes(keyed.values)
                 }
             } else if let unkeyed = node.unkeyedChildren {
                 if childrenDone {
-                    results[ObjectIdentifier(node)] = .array(unkeyed.compactMap { results.removeValue(forKey: ObjectIdentifier($0)) })
+                    results[ObjectIdentifier(node)] = .array(unkeyed.compactMap(result))
                 } else {
                     stack.append((node, true))
-                    for child in unkeyed { stack.append((child, false)) }
+                    pushNodes(unkeyed)
                 }
             } else if let value = node.value {
                 results[ObjectIdentifier(node)] = value
@@ -148,6 +180,8 @@ struct ParameterEncoder: Encoder {
     let maximumDepth: Int
     /// JSON body strategies, or nil to keep dates and data as their own cases.
     let json: JSONBodyEncoder?
+    /// Where a multipart form's files wait while the tree is built, or nil outside one.
+    var files: MultipartFileMarkers? = nil
     var userInfo: [CodingUserInfoKey: Any] { json?.userInfo.mapValues { $0 as Any } ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -165,7 +199,7 @@ struct ParameterEncoder: Encoder {
     }
 
     func nested(_ node: EncodingNode, key: any CodingKey) -> ParameterEncoder {
-        ParameterEncoder(node: node, codingPath: codingPath + [key], maximumDepth: maximumDepth, json: json)
+        ParameterEncoder(node: node, codingPath: codingPath + [key], maximumDepth: maximumDepth, json: json, files: files)
     }
 
     /// Encodes one value into this encoder's node, keeping Foundation's special types whole.
@@ -181,6 +215,7 @@ struct ParameterEncoder: Encoder {
             guard let json else { return node.set(.data(value)) }
             try encode(value, json.dataEncodingStrategy)
         case let value as URL: node.set(.string(value.absoluteString))
+        case let value as MultipartFile where files != nil: node.set(.data(files!.marker(for: value)))
         case let value as Decimal: node.set(.decimal(value))
         case let value as any JSONStringKeyedDictionaryEncodable where json.map({ !$0.keysAsWritten }) ?? false:
             // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
@@ -290,21 +325,31 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         encoder.nested(encoder.node.child(forKey: encoder.writtenKey(key)), key: key)
     }
 
-    mutating func encodeNil(forKey key: Key) throws { try child(key).set(.null) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try child(key).set(.bool(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try child(key).set(.string(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try child(key).setFloatingPoint(value, value) }
+    /// A scalar written inline; past the depth limit, through a child encoder, which throws.
+    private func scalar(_ value: ParameterValue, forKey key: Key) throws {
+        guard encoder.codingPath.count < encoder.maximumDepth else { return try child(key).set(value) }
+        encoder.node.setChild(value, forKey: encoder.writtenKey(key))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try scalar(.null, forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try scalar(.bool(value), forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try scalar(.string(value), forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        // JSON bodies check non-finite values against their strategy.
+        guard encoder.json == nil else { return try child(key).setFloatingPoint(value, value) }
+        try scalar(.double(value), forKey: key)
+    }
     mutating func encode(_ value: Float, forKey key: Key) throws { try child(key).setFloat(value) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try child(key).set(.int(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try child(key).set(ParameterValue(integer: value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try child(key).set(.int(Int(value))) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try child(key).set(ParameterValue(integer: value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try scalar(.int(value), forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try scalar(ParameterValue(integer: value), forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try scalar(.int(Int(value)), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try scalar(ParameterValue(integer: value), forKey: key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try child(key).encodeValue(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -331,21 +376,30 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
         return encoder.nested(encoder.node.appendChild(), key: IndexCodingKey(index))
     }
 
-    mutating func encodeNil() throws { try next().set(.null) }
-    mutating func encode(_ value: Bool) throws { try next().set(.bool(value)) }
-    mutating func encode(_ value: String) throws { try next().set(.string(value)) }
-    mutating func encode(_ value: Double) throws { try next().setFloatingPoint(value, value) }
+    /// A scalar appended inline; past the depth limit, through a child encoder, which throws.
+    private func scalar(_ value: ParameterValue) throws {
+        guard encoder.codingPath.count < encoder.maximumDepth else { return try next().set(value) }
+        encoder.node.appendValue(value)
+    }
+
+    mutating func encodeNil() throws { try scalar(.null) }
+    mutating func encode(_ value: Bool) throws { try scalar(.bool(value)) }
+    mutating func encode(_ value: String) throws { try scalar(.string(value)) }
+    mutating func encode(_ value: Double) throws {
+        guard encoder.json == nil else { return try next().setFloatingPoint(value, value) }
+        try scalar(.double(value))
+    }
     mutating func encode(_ value: Float) throws { try next().setFloat(value) }
-    mutating func encode(_ value: Int) throws { try next().set(.int(value)) }
-    mutating func encode(_ value: Int8) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: Int16) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: Int32) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: Int64) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { try next().set(ParameterValue(integer: value)) }
-    mutating func encode(_ value: UInt8) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) throws { try next().set(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { try next().set(ParameterValue(integer: value)) }
+    mutating func encode(_ value: Int) throws { try scalar(.int(value)) }
+    mutating func encode(_ value: Int8) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: Int16) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: Int32) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: Int64) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: UInt) throws { try scalar(ParameterValue(integer: value)) }
+    mutating func encode(_ value: UInt8) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: UInt16) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: UInt32) throws { try scalar(.int(Int(value))) }
+    mutating func encode(_ value: UInt64) throws { try scalar(ParameterValue(integer: value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try next().encodeValue(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

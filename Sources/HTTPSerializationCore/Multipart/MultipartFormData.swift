@@ -122,6 +122,33 @@ public struct MultipartFormData: Sendable {
         try append(name: name, fileName: fileName, mimeType: mimeType, body: .streamFactory(streamFactory, length: length), label: label)
     }
 
+    /// Appends a file part a form was received with, to send it on: a proxy's upload, or a
+    /// model's ``MultipartFile`` property.
+    ///
+    /// The part keeps the file's name and type (`application/octet-stream` when it had none,
+    /// `name` as its file name when it had none). A file held in a temporary file is read from
+    /// there as the body is sent, never loaded, and is kept until the form is gone.
+    ///
+    /// ```swift
+    /// var forward = MultipartFormData()
+    /// for file in received.files { try forward.appendPart(file: file) }
+    /// ```
+    ///
+    /// - Throws: the errors of ``appendPart(fileData:name:fileName:mimeType:)``.
+    public mutating func appendPart(file: MultipartFile, name: String? = nil) throws {
+        let name = name ?? file.fieldName
+        let fileName = file.fileName ?? name
+        let label = nextLabel(name: name, fileName: fileName)
+        let mimeType = file.contentType ?? MIMETypes.defaultType
+        switch file.storage {
+        case .memory(let data):
+            try append(name: name, fileName: fileName, mimeType: mimeType, body: .data(data), label: label)
+        case .temporaryFile(let temporary):
+            try append(name: name, fileName: fileName, mimeType: mimeType,
+                       body: .file(URL(fileURLWithPath: temporary.path), length: UInt64(file.size)), label: label, retaining: temporary)
+        }
+    }
+
     /// Appends in-memory data as a file part.
     public mutating func appendPart(fileData: Data, name: String, fileName: String, mimeType: String) throws {
         let label = nextLabel(name: name, fileName: fileName)
@@ -197,13 +224,15 @@ public struct MultipartFormData: Sendable {
 
     // MARK: Helpers
 
-    private mutating func append(name: String, fileName: String?, mimeType: String?, body: Body, label: PartName) throws {
+    private mutating func append(
+        name: String, fileName: String?, mimeType: String?, body: Body, label: PartName, retaining file: TemporaryFile? = nil
+    ) throws {
         // Bytes in memory are checked for the delimiter now, so encoding need not scan them again.
         let found = body.withBytes { MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }
         if found == true { throw RequestSerializationError.multipartBoundaryInBody(part: label.label) }
         let checked = found != nil
         let part = Part(headerBlock: try Self.formHeaderBlock(name: name, fileName: fileName, mimeType: mimeType),
-                        body: body, name: label, isCheckedForDelimiter: checked)
+                        body: body, name: label, isCheckedForDelimiter: checked, retains: file)
         let (size, sizeOverflows) = UInt64(part.headerBlock.count).addingReportingOverflow(part.bodyLength)
         let (total, totalOverflows) = partBytes.addingReportingOverflow(size)
         guard !sizeOverflows, !totalOverflows, total <= Self.maximumPartBytes else {

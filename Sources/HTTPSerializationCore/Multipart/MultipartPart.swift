@@ -14,6 +14,9 @@ extension MultipartFormData {
         let name: PartName
         /// In-memory bodies checked for the delimiter when appended need no second scan.
         var isCheckedForDelimiter = false
+        /// A received file's temporary file, held so it is not removed while the form may
+        /// still read it.
+        var retains: TemporaryFile? = nil
 
         var bodyLength: UInt64 { body.length }
         /// How errors name the part: `part 2 "file" (big.bin)`.

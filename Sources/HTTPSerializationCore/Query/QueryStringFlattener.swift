@@ -159,7 +159,7 @@ struct QueryStringFlattener {
 
 extension QueryStringStyle {
     /// The unescaped text of a scalar value; containers and null have none.
-    func text(for value: ParameterValue) -> String {
+    package func text(for value: ParameterValue) -> String {
         switch value {
         case .string(let string): return string
         case .int(let int): return String(int)

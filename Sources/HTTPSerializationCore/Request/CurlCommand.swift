@@ -135,7 +135,7 @@ extension SerializedRequest {
         let file = bodyFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("curl-body-\(UUID().uuidString)")
         // Readable by its owner alone, as a body may carry credentials; writing keeps the mode.
         if !FileManager.default.fileExists(atPath: file.path) {
-            FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try await body.write(to: file)
         return CurlCommand(arguments: arguments + ["--data-binary", "@" + file.path], bodyFile: file)

@@ -172,3 +172,14 @@ extension MultipartFile: Decodable {
             codingPath: decoder.codingPath, debugDescription: "A file part decodes only from a multipart form, with FormDecoder."))
     }
 }
+
+extension MultipartFile: Encodable {
+    /// A file part as a model's property, written by `MultipartFormEncoder` as a file part;
+    /// any other encoder has no place for a file and throws.
+    ///
+    /// - Throws: `EncodingError.invalidValue` outside `MultipartFormEncoder`.
+    public func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(self, .init(
+            codingPath: encoder.codingPath, debugDescription: "A file part encodes only into a multipart form, with MultipartFormEncoder."))
+    }
+}
