@@ -145,6 +145,63 @@ struct MultipartFormEncoderTests {
         guard case .multipartBoundaryInBody? = injected else { Issue.record("got \(String(describing: injected))"); return }
     }
 
+    @Test("file names come from the property's key, never a path; files in lists keep their order")
+    func fileNamesAndLists() throws {
+        let named = try Self.read(try MultipartFormEncoder().encode(["report.pdf": Data("r".utf8), "../../etc/passwd": Data("p".utf8), "2024": Data("y".utf8)]))
+        #expect(Set(named.files.map { $0.fileName ?? "" }) == ["report.pdf", "passwd", "2024"])
+        struct Album: Encodable { var title: String; var photos: [MultipartFile] }
+        let photos = (0..<3).map { MultipartFile(fieldName: "x", fileName: nil, contentType: "image/png", data: Data([UInt8($0)])) }
+        let album = try Self.read(try MultipartFormEncoder().encode(Album(title: "t", photos: photos)))
+        #expect(album.files.map(\.fieldName) == ["photos[]", "photos[]", "photos[]"])
+        #expect(album.files.map(\.fileName) == ["photos", "photos", "photos"])
+        #expect(try album.files.map { try $0.data() } == [Data([0]), Data([1]), Data([2])])
+    }
+
+    @Test("a file reached through a wrapper's own encode(to:) is still a file part")
+    func wrappedFiles() throws {
+        enum Attachment: Encodable {
+            case file(MultipartFile)
+            case link(String)
+            func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .file(let file): try file.encode(to: encoder)
+                case .link(let url): var container = encoder.singleValueContainer(); try container.encode(url)
+                }
+            }
+        }
+        struct Post: Encodable { var main: Attachment; var extra: Attachment }
+        let file = MultipartFile(fieldName: "f", fileName: "a.txt", contentType: "text/plain", data: Data("A".utf8))
+        let received = try Self.read(try MultipartFormEncoder().encode(Post(main: .file(file), extra: .link("https://x"))))
+        #expect(try received.file(named: "main")?.data() == Data("A".utf8))
+        #expect(received.value(named: "extra") == "https://x")
+        #expect(throws: EncodingError.self) { try JSONBodyEncoder().encode(Post(main: .file(file), extra: .link("x"))) }
+    }
+
+    @Test("a model that fails part-way leaves the form it was appended to as it was")
+    func failedEncodeLeavesTheForm() throws {
+        struct Fields: Encodable { var a: String; var b: String }
+        var form = try MultipartFormData(boundary: "B")
+        try form.appendPart(formData: "kept", name: "first")
+        #expect(throws: RequestSerializationError.self) {
+            try MultipartFormEncoder().encode(Fields(a: "ok", b: "x\r\n--B\r\n"), into: &form)
+        }
+        #expect(form.partCount == 1)
+    }
+
+    @Test("a container still held for a key keeps writing there after a scalar is written to that key, as before")
+    func scalarOverAHeldContainer() throws {
+        struct Odd: Encodable {
+            enum Keys: String, CodingKey { case a, y }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                try container.encode(5, forKey: .a)
+                try nested.encode(2, forKey: .y)
+            }
+        }
+        #expect(try ParameterValue(encoding: Odd()) == ["a": ["y": 2]])
+    }
+
     @Test("a field name with quotes or line breaks cannot break out of its header", arguments: ["a\"b", "a\r\nX-Injected: 1"])
     func hostileKeys(key: String) throws {
         let form = try MultipartFormEncoder().encode([key: Data("x".utf8)], boundary: "B")

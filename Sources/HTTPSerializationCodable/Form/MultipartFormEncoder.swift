@@ -12,9 +12,10 @@ import HTTPSerializationCore
 /// are named as ``FormEncoder`` names them (`user[name]`, `tags[]`, or the ``style``'s key and
 /// array encodings), and their values are written as it writes them (dates, booleans,
 /// numbers). `Data` values and ``/HTTPSerializationCore/MultipartFile`` values become file
-/// parts: `Data` with ``dataContentType`` and the field's last key as its file name, a
+/// parts: `Data` with ``dataContentType`` and its property's key as its file name, a
 /// received file with its own name and type, read from its temporary file as the body is sent.
-/// A nil optional is left out; an explicit `encodeNil` is an empty field. The body reads back
+/// A nil optional is left out; an explicit `encodeNil` is written as the style writes null
+/// (an empty field by default). The body reads back
 /// with ``MultipartFormDecoder`` (or ``FormDecoder`` over a ``/HTTPSerializationCore/MultipartForm``)
 /// into the same model.
 ///
@@ -65,27 +66,34 @@ public struct MultipartFormEncoder: Sendable {
             throw RequestSerializationError.invalidParameter(
                 path: "", reason: "\(type(of: value)) encodes \(Self.kind(of: tree)), but a multipart form needs named fields: a keyed model")
         }
+        // Parts go into a copy, so a failure part-way leaves the caller's form as it was.
+        var result = form
         for pair in queryStringPairs(from: tree, style: style) {
             switch pair.value {
             case .data(let data):
-                if let file = files.file(for: data) {
-                    try form.appendPart(file: file, name: pair.field)
-                } else {
-                    try form.appendPart(fileData: data, name: pair.field, fileName: Self.fileName(forField: pair.field), mimeType: dataContentType)
+                switch files.attachment(for: data) {
+                case .file(let file, let keyName)?:
+                    try result.appendPart(file: file, name: pair.field, fileName: keyName)
+                case .data(let bytes, let keyName)?:
+                    try result.appendPart(fileData: bytes, name: pair.field, fileName: keyName, mimeType: dataContentType)
+                case nil:
+                    // Data inside a ParameterValue the model holds: named by its field.
+                    try result.appendPart(fileData: data, name: pair.field, fileName: Self.fileName(forField: pair.field), mimeType: dataContentType)
                 }
             case .null:
-                try form.appendPart(formData: Data(), name: pair.field)
+                try result.appendPart(formData: Data(), name: pair.field)
             default:
-                try form.appendPart(formData: style.text(for: pair.value), name: pair.field)
+                try result.appendPart(formData: style.text(for: pair.value), name: pair.field)
             }
         }
+        form = result
     }
 
     /// The last key of a field name that is not an index: `avatar` for `user[avatar]`,
-    /// `user.avatar`, `photos[]` or `photos[0]`; `file` when it has none.
+    /// `photos[]` or `photos[0]`, as ``MultipartFileMarkers/safeFileName(_:)`` makes it safe.
     static func fileName(forField field: String) -> String {
-        let keys = field.split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "." })
-        return keys.last(where: { !$0.allSatisfy(\.isASCIIDigit) }).map(String.init) ?? "file"
+        let keys = field.split(whereSeparator: { $0 == "[" || $0 == "]" })
+        return MultipartFileMarkers.safeFileName(keys.last(where: { !$0.allSatisfy(\.isASCIIDigit) }).map(String.init) ?? "")
     }
 
     private static func kind(of value: ParameterValue) -> String {

@@ -77,8 +77,10 @@ final class EncodingNode {
         return node
     }
 
-    /// Writes a scalar under `key`, replacing what was there.
+    /// Writes a scalar under `key`, replacing what was there; a node already there takes the
+    /// value itself, so a container still held for that key keeps writing to the same place.
     func setChild(_ value: ParameterValue, forKey key: String) {
+        if case .node(let existing)? = keyedChildren?[key] { return existing.set(value) }
         if keyedChildren == nil { keyedChildren = [:] }
         keyedChildren![key] = .value(value)
     }
@@ -212,10 +214,10 @@ struct ParameterEncoder: Encoder {
             guard let json else { return node.set(.date(value)) }
             try encode(value, json.dateEncodingStrategy)
         case let value as Data:
+            if let files { return node.set(.data(files.marker(for: .data(value, keyName: MultipartFileMarkers.fileName(for: codingPath))))) }
             guard let json else { return node.set(.data(value)) }
             try encode(value, json.dataEncodingStrategy)
         case let value as URL: node.set(.string(value.absoluteString))
-        case let value as MultipartFile where files != nil: node.set(.data(files!.marker(for: value)))
         case let value as Decimal: node.set(.decimal(value))
         case let value as any JSONStringKeyedDictionaryEncodable where json.map({ !$0.keysAsWritten }) ?? false:
             // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.

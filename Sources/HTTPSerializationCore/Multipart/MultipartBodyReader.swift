@@ -135,6 +135,8 @@ package final class MultipartBodyReader: BodyByteSource {
             return try StreamBodySource(opening: factory, declared: length, label: part.label)
         case .stream(let oneShot, let length):
             return try StreamBodySource(claiming: oneShot, declared: length, label: part.label)
+        case .multipart(let form):
+            return MultipartBodyReader(form: form)
         }
     }
 }

@@ -22,6 +22,9 @@ public struct MultipartFormData: Sendable {
     /// The boundary between parts: 128 random bits by default, or one you inject for
     /// reproducible bodies (validated against RFC 2046).
     public let boundary: String
+    /// The multipart subtype and its parameters: `form-data` unless made with
+    /// ``init(mediaType:boundary:)``.
+    public let mediaType: MultipartMediaType
     /// `CRLF--BOUNDARY`, made once: every in-memory body is checked for it when appended.
     private let delimiter: [UInt8]
     private(set) var parts: [Part] = []
@@ -43,6 +46,28 @@ public struct MultipartFormData: Sendable {
     public init() {
         boundary = MultipartBoundary.random()
         delimiter = MultipartDelimiterFinder.delimiter(boundary: boundary)
+        mediaType = .formData
+    }
+
+    /// A body of another multipart subtype (`mixed`, `related`, …), with a random boundary or
+    /// `boundary`; parts with headers of your own go in with ``appendPart(headers:body:)`` and
+    /// its file, stream and nested-multipart forms.
+    ///
+    /// ```swift
+    /// var batch = try MultipartFormData(mediaType: .mixed)
+    /// batch.appendPart(headers: try HTTPHeaderFields(["Content-Type": "application/http", "Content-ID": "<item1>"]), body: request1)
+    /// ```
+    ///
+    /// - Throws: ``RequestSerializationError/invalidBoundary(_:reason:)`` for a bad boundary.
+    public init(mediaType: MultipartMediaType, boundary: String? = nil) throws {
+        if let boundary {
+            try MultipartBoundary.validate(boundary)
+            self.boundary = boundary
+        } else {
+            self.boundary = MultipartBoundary.random()
+        }
+        delimiter = MultipartDelimiterFinder.delimiter(boundary: self.boundary)
+        self.mediaType = mediaType
     }
 
     /// A form with a boundary of your choosing, for signatures and snapshot tests.
@@ -53,12 +78,14 @@ public struct MultipartFormData: Sendable {
         try MultipartBoundary.validate(boundary)
         self.boundary = boundary
         delimiter = MultipartDelimiterFinder.delimiter(boundary: boundary)
+        mediaType = .formData
     }
 
-    /// `multipart/form-data; boundary=…`, the request's `Content-Type`; the boundary is quoted
-    /// when it holds a character RFC 2045 reserves (space, `( ) , / : = ?`).
+    /// `multipart/form-data; boundary=…` (or the ``mediaType``'s subtype and parameters), the
+    /// request's `Content-Type`; the boundary is quoted when it holds a character RFC 2045
+    /// reserves (space, `( ) , / : = ?`).
     public var contentType: String {
-        MultipartBoundary.needsQuoting(boundary) ? "multipart/form-data; boundary=\"\(boundary)\"" : "multipart/form-data; boundary=\(boundary)"
+        mediaType.contentType(boundary: boundary)
     }
 
     /// Whether the form has no parts (a request with it gets no body).
@@ -125,27 +152,35 @@ public struct MultipartFormData: Sendable {
     /// Appends a file part a form was received with, to send it on: a proxy's upload, or a
     /// model's ``MultipartFile`` property.
     ///
-    /// The part keeps the file's name and type (`application/octet-stream` when it had none,
-    /// `name` as its file name when it had none). A file held in a temporary file is read from
-    /// there as the body is sent, never loaded, and is kept until the form is gone.
+    /// The part keeps the file's name and type (`application/octet-stream` when it had none;
+    /// `fileName`, else `name`, as its file name when it had none). A file held in a temporary
+    /// file is read from there as the body is sent, never loaded, and is kept until the form is
+    /// gone; moving it away (``MultipartFile/move(to:)``) before then makes sending fail.
     ///
     /// ```swift
     /// var forward = MultipartFormData()
     /// for file in received.files { try forward.appendPart(file: file) }
     /// ```
     ///
-    /// - Throws: the errors of ``appendPart(fileData:name:fileName:mimeType:)``.
-    public mutating func appendPart(file: MultipartFile, name: String? = nil) throws {
+    /// - Throws: the errors of ``appendPart(fileData:name:fileName:mimeType:)``, and
+    ///   ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` for a temporary
+    ///   file that is gone or no longer of the file's size.
+    public mutating func appendPart(file: MultipartFile, name: String? = nil, fileName: String? = nil) throws {
         let name = name ?? file.fieldName
-        let fileName = file.fileName ?? name
+        let fileName = file.fileName ?? fileName ?? name
         let label = nextLabel(name: name, fileName: fileName)
         let mimeType = file.contentType ?? MIMETypes.defaultType
         switch file.storage {
         case .memory(let data):
             try append(name: name, fileName: fileName, mimeType: mimeType, body: .data(data), label: label)
         case .temporaryFile(let temporary):
-            try append(name: name, fileName: fileName, mimeType: mimeType,
-                       body: .file(URL(fileURLWithPath: temporary.path), length: UInt64(file.size)), label: label, retaining: temporary)
+            let url = URL(fileURLWithPath: temporary.path)
+            let length = try Self.regularFileSize(url, label: label.label)
+            guard UInt64(exactly: file.size) == length else {
+                throw RequestSerializationError.multipartSourceUnavailable(
+                    part: label.label, reason: "its temporary file holds \(length) bytes, not the \(file.size) it was received with")
+            }
+            try append(name: name, fileName: fileName, mimeType: mimeType, body: .file(url, length: length), label: label, retaining: temporary)
         }
     }
 
@@ -186,6 +221,69 @@ public struct MultipartFormData: Sendable {
         let part = Part(headerBlock: Self.headerBlock(headers), body: .data(body), name: PartName(number: parts.count + 1, field: nil, fileName: nil))
         // Bytes in memory cannot take a total the throwing appends keep under 2^62 past 2^63.
         partBytes &+= UInt64(part.headerBlock.count) &+ part.bodyLength
+        parts.append(part)
+    }
+
+    /// Appends a file as a part with headers of your own (a `multipart/related` upload's media).
+    ///
+    /// - Throws: ``RequestSerializationError/multipartSourceUnavailable(part:reason:)`` when the
+    ///   URL is not a file URL, or the file is missing, a directory, or of unknown size.
+    public mutating func appendPart(headers: HTTPHeaderFields, fileURL: URL) throws {
+        let label = PartName(number: parts.count + 1, field: nil, fileName: fileURL.lastPathComponent)
+        let length = try Self.regularFileSize(fileURL, label: label.label)
+        try append(headers: headers, body: .file(fileURL, length: length), label: label)
+    }
+
+    /// Appends a part with headers of your own whose body `streamFactory` makes afresh for each
+    /// read; each stream must deliver exactly `length` bytes.
+    public mutating func appendPart(
+        headers: HTTPHeaderFields, streamFactory: @escaping @Sendable () throws -> any MultipartPartStream, length: UInt64
+    ) throws {
+        try append(headers: headers, body: .streamFactory(streamFactory, length: length),
+                   label: PartName(number: parts.count + 1, field: nil, fileName: nil))
+    }
+
+    /// Appends a whole multipart body as one part (a `multipart/mixed` inside a form or a
+    /// batch), streamed with its exact length; its `Content-Type` is added after the headers
+    /// given, which must not hold one.
+    ///
+    /// ```swift
+    /// var photos = try MultipartFormData(mediaType: .mixed)
+    /// try photos.appendPart(headers: try HTTPHeaderFields(["Content-Disposition": "attachment; filename=\"a.png\""]), fileURL: a)
+    /// try form.appendPart(headers: try HTTPHeaderFields(["Content-Disposition": "form-data; name=\"photos\""]), multipart: photos)
+    /// ```
+    ///
+    /// - Throws: ``RequestSerializationError/invalidBoundary(_:reason:)`` when either boundary
+    ///   begins with the other (a reader could take one's delimiter for the other's),
+    ///   ``RequestSerializationError/invalidHeaderField(name:reason:)`` when `headers` has a
+    ///   `Content-Type`, ``RequestSerializationError/multipartSourceUnavailable(part:reason:)``
+    ///   for a nested body with no parts (RFC 2046 asks for one at least).
+    public mutating func appendPart(headers: HTTPHeaderFields, multipart nested: MultipartFormData) throws {
+        let label = PartName(number: parts.count + 1, field: nil, fileName: nil)
+        guard !nested.boundary.hasPrefix(boundary), !boundary.hasPrefix(nested.boundary) else {
+            throw RequestSerializationError.invalidBoundary(
+                nested.boundary, reason: "a nested body's boundary must not begin with its container's (\(boundary)), nor the reverse")
+        }
+        guard headers.value(forHTTPHeaderField: "Content-Type") == nil else {
+            throw RequestSerializationError.invalidHeaderField(name: "Content-Type", reason: "a nested multipart part takes its type from its body")
+        }
+        guard !nested.isEmpty else {
+            throw RequestSerializationError.multipartSourceUnavailable(part: label.label, reason: "the nested multipart body has no parts")
+        }
+        var withType = headers
+        try withType.setValue(nested.contentType, forHTTPHeaderField: "Content-Type")
+        try append(headers: withType, body: .multipart(nested), label: label)
+    }
+
+    /// A part with headers of the caller's, its size checked against the form's limit.
+    private mutating func append(headers: HTTPHeaderFields, body: Body, label: PartName) throws {
+        let part = Part(headerBlock: Self.headerBlock(headers), body: body, name: label)
+        let (total, overflows) = partBytes.addingReportingOverflow(UInt64(part.headerBlock.count) &+ part.bodyLength)
+        guard !overflows, total <= Self.maximumPartBytes else {
+            throw RequestSerializationError.multipartSourceUnavailable(
+                part: label.label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
+        }
+        partBytes = total
         parts.append(part)
     }
 

@@ -49,12 +49,14 @@ extension MultipartFormData {
         case streamFactory(@Sendable () throws -> any MultipartPartStream, length: UInt64)
         /// A stream that can be read once.
         case stream(OneShotStream, length: UInt64)
+        /// A whole multipart body, read as it is sent.
+        case multipart(MultipartFormData)
 
         /// Whether the bytes are in memory (data or text), so the form can check and write them at once.
         var isInMemory: Bool {
             switch self {
             case .data, .text: return true
-            case .file, .streamFactory, .stream: return false
+            case .file, .streamFactory, .stream, .multipart: return false
             }
         }
 
@@ -63,7 +65,7 @@ extension MultipartFormData {
             switch self {
             case .data(let data): return try data.withUnsafeBytes(body)
             case .text(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-            case .file, .streamFactory, .stream: return nil
+            case .file, .streamFactory, .stream, .multipart: return nil
             }
         }
 
@@ -72,6 +74,7 @@ extension MultipartFormData {
             case .data(let data): return UInt64(data.count)
             case .text(let text): return UInt64(text.utf8.count)
             case .file(_, let length), .streamFactory(_, let length), .stream(_, let length): return length
+            case .multipart(let form): return form.contentLength
             }
         }
     }

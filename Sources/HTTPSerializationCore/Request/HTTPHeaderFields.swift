@@ -36,6 +36,13 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence {
         for field in fields { try setValue(field.value, forHTTPHeaderField: field.name) }
     }
 
+    /// Builds the list from a literal's names and values in order: `try HTTPHeaderFields(["Content-ID": "<a>"])`.
+    ///
+    /// - Throws: ``RequestSerializationError/invalidHeaderField(name:reason:)`` for an unsafe field.
+    public init(_ fields: KeyValuePairs<String, String>) throws {
+        for (name, value) in fields { try setValue(value, forHTTPHeaderField: name) }
+    }
+
     /// The value of a field, matched case-insensitively, or nil; a repeated field's values
     /// joined with `", "`, as `URLRequest` and `HTTPFields` read them.
     public func value(forHTTPHeaderField name: String) -> String? {

@@ -179,7 +179,19 @@ extension MultipartFile: Encodable {
     ///
     /// - Throws: `EncodingError.invalidValue` outside `MultipartFormEncoder`.
     public func encode(to encoder: any Encoder) throws {
+        if let multipart = encoder as? any MultipartFileEncoding, multipart.acceptsMultipartFiles {
+            return try multipart.encodeMultipartFile(self)
+        }
         throw EncodingError.invalidValue(self, .init(
             codingPath: encoder.codingPath, debugDescription: "A file part encodes only into a multipart form, with MultipartFormEncoder."))
     }
+}
+
+/// An `Encoder` that writes a ``MultipartFile`` as a file part (the multipart form encoder's),
+/// so a file reached through a wrapper's own `encode(to:)` still arrives as one.
+package protocol MultipartFileEncoding {
+    /// Whether this encoder is writing a multipart form now.
+    var acceptsMultipartFiles: Bool { get }
+    /// Writes `file` where the encoder stands.
+    func encodeMultipartFile(_ file: MultipartFile) throws
 }
