@@ -120,6 +120,34 @@ struct MultipartMixedRelatedTests {
         #expect(outer.isEmpty)
     }
 
+    @Test("boundaries clash at any depth, a header name cannot spell the delimiter, parameters cannot repeat, and no length overflows")
+    func deeperRefusals() throws {
+        // a holds b, b holds ab: ab begins with a, two levels apart.
+        var deepest = try MultipartFormData(mediaType: .mixed, boundary: "ab")
+        deepest.appendPart(headers: HTTPHeaderFields(), body: Data("x".utf8))
+        var middle = try MultipartFormData(mediaType: .mixed, boundary: "b")
+        try middle.appendPart(headers: HTTPHeaderFields(), multipart: deepest)
+        var top = try MultipartFormData(mediaType: .mixed, boundary: "a")
+        #expect(throws: RequestSerializationError.self) { try top.appendPart(headers: HTTPHeaderFields(), multipart: middle) }
+
+        var form = try MultipartFormData(mediaType: .mixed, boundary: "B")
+        let spelled = try HTTPHeaderFields(["--B": "x"])
+        #expect(throws: RequestSerializationError.self) {
+            try form.appendPart(headers: spelled, streamFactory: { throw CancellationError() }, length: 1)
+        }
+        form.appendPart(headers: spelled, body: Data("y".utf8))
+        let error = #expect(throws: RequestSerializationError.self) { try form.encodedData() }
+        guard case .multipartBoundaryInBody? = error else { Issue.record("got \(String(describing: error))"); return }
+
+        #expect(throws: RequestSerializationError.self) { try MultipartMediaType(subtype: "related", parameters: [("type", "a/b"), ("Type", "c/d")]) }
+
+        var huge = try MultipartFormData(mediaType: .mixed)
+        #expect(throws: RequestSerializationError.self) {
+            try huge.appendPart(headers: HTTPHeaderFields(), streamFactory: { throw CancellationError() }, length: .max)
+        }
+        #expect(huge.contentLength == 0)
+    }
+
     @Test("a body that holds the delimiter of its container is refused when encoded, nested or not")
     func delimiterInBodies() throws {
         var direct = try MultipartFormData(mediaType: .mixed, boundary: "B")

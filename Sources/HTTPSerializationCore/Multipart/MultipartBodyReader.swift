@@ -27,6 +27,8 @@ package final class MultipartBodyReader: BodyByteSource {
     private var phase: Phase
     private var source: (any BodyByteSource)?
     private var delimiterScanner: MultipartDelimiterScanner
+    /// `CRLF--BOUNDARY`, for the check of header blocks.
+    private let delimiter: [UInt8]
 
     package init(form: MultipartFormData) {
         parts = form.parts
@@ -36,6 +38,7 @@ package final class MultipartBodyReader: BodyByteSource {
         closingBoundary = [0x0D, 0x0A] + Array("--".utf8) + boundary + Array("--".utf8) + [0x0D, 0x0A]
         phase = parts.isEmpty ? .done : .prefix(offset: 0)
         delimiterScanner = MultipartDelimiterScanner(boundary: form.boundary)
+        delimiter = MultipartDelimiterFinder.delimiter(boundary: form.boundary)
     }
 
     deinit {
@@ -55,6 +58,11 @@ package final class MultipartBodyReader: BodyByteSource {
             switch phase {
             case .prefix(let offset):
                 let part = parts[partIndex]
+                // Headers set without a check (appendPart(headers:body:) cannot throw) are checked
+                // here, before any of the part is written.
+                if offset == 0, MultipartFormData.headerBlock(part.headerBlock, holds: delimiter) {
+                    throw RequestSerializationError.multipartBoundaryInBody(part: part.label)
+                }
                 let boundary = partIndex == 0 ? openingBoundary : separatingBoundary
                 let (count, next) = copy(from: boundary, then: part.headerBlock, offset: offset, into: target)
                 filled += count

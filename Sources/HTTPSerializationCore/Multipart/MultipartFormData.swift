@@ -244,8 +244,10 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Appends a whole multipart body as one part (a `multipart/mixed` inside a form or a
-    /// batch), streamed with its exact length; its `Content-Type` is added after the headers
-    /// given, which must not hold one.
+    /// batch), streamed with its exact length; its `Content-Type` is added to the headers given,
+    /// which must not hold one. The nested body is read as this one is sent: a one-shot stream
+    /// in it is read by whichever body is sent first, so nest forms made of data, files and
+    /// stream factories when a body may be sent twice. Its throttle, if any, is not applied.
     ///
     /// ```swift
     /// var photos = try MultipartFormData(mediaType: .mixed)
@@ -253,16 +255,20 @@ public struct MultipartFormData: Sendable {
     /// try form.appendPart(headers: try HTTPHeaderFields(["Content-Disposition": "form-data; name=\"photos\""]), multipart: photos)
     /// ```
     ///
-    /// - Throws: ``RequestSerializationError/invalidBoundary(_:reason:)`` when either boundary
-    ///   begins with the other (a reader could take one's delimiter for the other's),
+    /// - Throws: ``RequestSerializationError/invalidBoundary(_:reason:)`` when a boundary in the
+    ///   nested body (its own, or one nested deeper) begins with a boundary of this body or the
+    ///   reverse (a reader could take one's delimiter for the other's),
     ///   ``RequestSerializationError/invalidHeaderField(name:reason:)`` when `headers` has a
     ///   `Content-Type`, ``RequestSerializationError/multipartSourceUnavailable(part:reason:)``
     ///   for a nested body with no parts (RFC 2046 asks for one at least).
     public mutating func appendPart(headers: HTTPHeaderFields, multipart nested: MultipartFormData) throws {
         let label = PartName(number: parts.count + 1, field: nil, fileName: nil)
-        guard !nested.boundary.hasPrefix(boundary), !boundary.hasPrefix(nested.boundary) else {
-            throw RequestSerializationError.invalidBoundary(
-                nested.boundary, reason: "a nested body's boundary must not begin with its container's (\(boundary)), nor the reverse")
+        let outer = allBoundaries, inner = nested.allBoundaries
+        for a in outer {
+            for b in inner where a.hasPrefix(b) || b.hasPrefix(a) {
+                throw RequestSerializationError.invalidBoundary(
+                    b, reason: "a boundary in a nested body must not begin with one of its container's (\(a)), nor the reverse")
+            }
         }
         guard headers.value(forHTTPHeaderField: "Content-Type") == nil else {
             throw RequestSerializationError.invalidHeaderField(name: "Content-Type", reason: "a nested multipart part takes its type from its body")
@@ -275,16 +281,26 @@ public struct MultipartFormData: Sendable {
         try append(headers: withType, body: .multipart(nested), label: label)
     }
 
+    /// This body's boundary and those of every body nested in it, at any depth.
+    var allBoundaries: [String] {
+        var boundaries = [boundary]
+        for part in parts {
+            if case .multipart(let nested) = part.body { boundaries += nested.allBoundaries }
+        }
+        return boundaries
+    }
+
+    /// Whether a header block, at the start of a line as it is sent, spells `delimiter`.
+    static func headerBlock(_ block: [UInt8], holds delimiter: [UInt8]) -> Bool {
+        ([0x0D, 0x0A] + block).withUnsafeBytes { MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }
+    }
+
     /// A part with headers of the caller's, its size checked against the form's limit.
     private mutating func append(headers: HTTPHeaderFields, body: Body, label: PartName) throws {
         let part = Part(headerBlock: Self.headerBlock(headers), body: body, name: label)
-        let (total, overflows) = partBytes.addingReportingOverflow(UInt64(part.headerBlock.count) &+ part.bodyLength)
-        guard !overflows, total <= Self.maximumPartBytes else {
-            throw RequestSerializationError.multipartSourceUnavailable(
-                part: label.label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
-        }
-        partBytes = total
-        parts.append(part)
+        // A header name may begin with `--` (it is a token): one that spells the delimiter would end the part.
+        if Self.headerBlock(part.headerBlock, holds: delimiter) { throw RequestSerializationError.multipartBoundaryInBody(part: label.label) }
+        try add(part)
     }
 
     /// Limits every adapter to `packetSize` bytes per read with `delay` seconds between
@@ -329,13 +345,17 @@ public struct MultipartFormData: Sendable {
         let found = body.withBytes { MultipartDelimiterFinder.contains(delimiter: delimiter, in: $0) }
         if found == true { throw RequestSerializationError.multipartBoundaryInBody(part: label.label) }
         let checked = found != nil
-        let part = Part(headerBlock: try Self.formHeaderBlock(name: name, fileName: fileName, mimeType: mimeType),
-                        body: body, name: label, isCheckedForDelimiter: checked, retains: file)
+        try add(Part(headerBlock: try Self.formHeaderBlock(name: name, fileName: fileName, mimeType: mimeType),
+                     body: body, name: label, isCheckedForDelimiter: checked, retains: file))
+    }
+
+    /// Adds `part`, its header and body bytes kept under the total a form may declare.
+    private mutating func add(_ part: Part) throws {
         let (size, sizeOverflows) = UInt64(part.headerBlock.count).addingReportingOverflow(part.bodyLength)
         let (total, totalOverflows) = partBytes.addingReportingOverflow(size)
         guard !sizeOverflows, !totalOverflows, total <= Self.maximumPartBytes else {
             throw RequestSerializationError.multipartSourceUnavailable(
-                part: label.label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
+                part: part.label, reason: "its \(part.bodyLength) bytes would make the form longer than the 2^62 bytes a form may declare")
         }
         partBytes = total
         // Most forms have a few parts: room for four at once spares the early regrowths.

@@ -18,7 +18,7 @@ public struct MultipartMediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// One `name=value` parameter of the `Content-Type`.
     public struct Parameter: Sendable, Hashable {
-        /// The parameter's name, a token.
+        /// The parameter's name, a token, lower-cased.
         public let name: String
         /// The value, written quoted when it is not a token.
         public let value: String
@@ -52,17 +52,18 @@ public struct MultipartMediaType: Sendable, Hashable, CustomStringConvertible {
         guard Self.isToken(subtype) else {
             throw RequestSerializationError.invalidHeaderField(name: "Content-Type", reason: "the multipart subtype \"\(subtype)\" is not a token")
         }
+        var seen: Set<String> = ["boundary"]
         for (name, value) in parameters {
-            guard Self.isToken(name), name.lowercased() != "boundary" else {
+            guard Self.isToken(name), seen.insert(name.lowercased()).inserted else {
                 throw RequestSerializationError.invalidHeaderField(
-                    name: "Content-Type", reason: "\"\(name)\" cannot name a parameter of a multipart type (a token other than boundary)")
+                    name: "Content-Type", reason: "\"\(name)\" cannot name a parameter here (a token, not boundary, not given twice)")
             }
             guard value.utf8.allSatisfy({ (0x20..<0x7F).contains($0) || $0 == 0x09 }) else {
                 throw RequestSerializationError.invalidHeaderField(
                     name: "Content-Type", reason: "the \(name) parameter holds a control character or non-ASCII")
             }
         }
-        self.init(checked: subtype.lowercased(), parameters.map { Parameter(name: $0.name, value: $0.value) })
+        self.init(checked: subtype.lowercased(), parameters.map { Parameter(name: $0.name.lowercased(), value: $0.value) })
     }
 
     private init(checked subtype: String, _ parameters: [Parameter]) {
@@ -92,13 +93,8 @@ public struct MultipartMediaType: Sendable, Hashable, CustomStringConvertible {
         return quoted + "\""
     }
 
-    /// RFC 9110 `token`: one or more of the visible characters that are not delimiters.
+    /// RFC 9110 `token`, as header names are checked.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-            default: return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
-        }
+        HTTPHeaderFields.isToken(text)
     }
 }
