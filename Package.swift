@@ -222,6 +222,11 @@ let package = Package(
                 .product(name: "HTTPSerCLI", package: "Development"),
                 .product(name: "SeededGenerators", package: "Development"),
                 .product(name: "Checksums", package: "Development"),
+                // Not used by the tests: depending on them makes `swift build --build-tests`
+                // compile the server article's routes and the product checks in the tree the
+                // tests use, so CI builds that tree once.
+                .product(name: "ServerSnippets", package: "Development"),
+                .product(name: "ProductChecks", package: "Development"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
