@@ -35,8 +35,8 @@ check() {
 }
 
 if [ "${1:-}" = "--bridge" ]; then
-    # Built as `swift build --build-tests` builds (a plain `--product` build would recompile the
-    # package's modules without testing enabled, and the tests would then recompile them again).
+    # Built as CI builds the tree (`swift run --build-tests`): a `--product` build would plan
+    # it anew and recompile the package's modules, and the tests would then recompile them again.
     if ! built="$(cd "$root" && swift run --build-tests bridge-link-check 2>&1)"; then
         echo "$built" | tail -20 >&2
         exit 1

@@ -181,7 +181,7 @@ struct CLIEndToEndTests {
         let server = try await EchoServer.start()
         let url = server.baseURL.absoluteString
         try await server.stop()
-        let (code, output) = try await runHTTPSer(["--timeout", "2", "GET", url + "/gone"])
+        let (code, output) = try await runHTTPSer(["--timeout", "30", "GET", url + "/gone"])
         #expect(code == 1)
         #expect(output.errors.contains("the connection was refused"))
     }

@@ -55,6 +55,8 @@ enum PeakRSS {
             let decoding = name == "stream-array"
             let result = StreamingBenchmarks.blocking { await StreamingBenchmarks.streamArray(decoding: decoding, bytes: 1 << 30) }
             if result.elements < 0 { exit(3) }
+        case "download-baseline", "download-bridge":
+            guard let bytes = argument.flatMap(Int.init), DownloadBenchmarks.runChild(name, bytes: bytes) else { exit(3) }
         case "server-upload":
             guard let argument, ServerUploadBenchmarks.runChild(argument) else { exit(3) }
         default:

@@ -89,16 +89,8 @@ enum UploadBenchmarks {
     /// The physical limit: the request head, then the encoded body copied by `copy`, then the
     /// response read to its end.
     static func rawUpload(body file: URL, length: Int, port: Int, contentType: String, copy: RawCopy) -> Bool {
-        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let connection = connectLoopback(port: port) else { return false }
         defer { close(connection) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return false }
         var window: Int32 = 8 << 20
         setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &window, socklen_t(MemoryLayout<Int32>.size))
         let head = Array("POST /upload HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\nContent-Length: \(length)\r\n\r\n".utf8)
@@ -131,6 +123,24 @@ enum UploadBenchmarks {
         var reply = [UInt8](repeating: 0, count: 256)
         while read(connection, &reply, reply.count) > 0 {}
         return true
+    }
+
+    /// A TCP connection to `port` on 127.0.0.1, nil when none can be made; the caller closes it.
+    static func connectLoopback(port: Int) -> Int32? {
+        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard connection >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(connection)
+            return nil
+        }
+        return connection
     }
 
     /// Ours: the form streamed from its file by `HTTPClient.execute`, with its exact length.

@@ -132,7 +132,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|requests|json|streaming|multipart|parsing|forms|upload|servers` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|streaming|multipart|parsing|forms|upload|download|servers` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -300,6 +300,16 @@ if section("upload") {
         try UploadBenchmarks.run(quick: quick, runs: quick ? 1 : 3)
     } catch {
         check(false, "upload benchmark failed: \(error)")
+    }
+}
+
+// MARK: Downloads to a file through the async-http-client bridge, against FileDownloadDelegate
+
+if section("download") {
+    do {
+        try DownloadBenchmarks.run(quick: quick, runs: quick ? 1 : 3)
+    } catch {
+        check(false, "download benchmark failed: \(error)")
     }
 }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import AsyncHTTPClient
 import HTTPSerialization
 import NIOCore
@@ -66,97 +69,98 @@ enum DownloadTarget {
         if MIMETypes.type(forPathExtension: subtype) == type { return subtype }
         return MIMETypes.knownExtensions.filter { MIMETypes.type(forPathExtension: $0) == type }.sorted().first
     }
-
-    /// The whole length a `416` reports: `T` of `Content-Range: bytes */T`.
-    static func completeLength(_ contentRange: String?) -> Int64? {
-        guard let contentRange, contentRange.lowercased().hasPrefix("bytes */") else { return nil }
-        return Int64(contentRange.dropFirst("bytes */".count).trimmingCharacters(in: .whitespaces))
-    }
-
-    /// Where a `206 Partial Content` continues: the first byte of `Content-Range: bytes N-M/T`.
-    static func rangeStart(_ contentRange: String?) -> Int64? {
-        guard let contentRange, contentRange.lowercased().hasPrefix("bytes ") else { return nil }
-        let spec = contentRange.dropFirst(6)
-        guard let dash = spec.firstIndex(of: "-") else { return nil }
-        return Int64(spec[..<dash].trimmingCharacters(in: .whitespaces))
-    }
 }
 
-/// Saves a response body to a file for `--download`, streaming it with a progress bar, and
-/// checks that every byte the server announced arrived.
+/// Saves a response body to a file for `--download` through the library's `FileDownload`,
+/// with a progress bar and HTTPie's messages around it. Partial files are kept, for `--continue`.
 struct DownloadRunner {
     let console: Console
     let quiet: Bool
 
-    func save(_ hop: Exchange.Hop, timeout: TimeAmount?, output: String?, resumeFrom: Int64) async throws {
+    /// The attempt `--continue` sends: the library's `Range` field for the partial file at
+    /// `output`, copied into `request`.
+    static func resuming(_ output: String, request: inout URLRequest) throws -> FileDownload.Attempt {
+        let download = FileDownload(to: URL(fileURLWithPath: output), resumesPartialFile: true, keepsPartialFile: true)
+        let attempt = try download.begin(head(of: request))
+        if let range = attempt.request.request.headerFields[.range] { request.setValue(range, forHTTPHeaderField: "Range") }
+        return attempt
+    }
+
+    /// What `FileDownload.begin` needs of the request: whether it asks for a range.
+    private static func head(of request: URLRequest) -> SerializedRequest {
+        var head = HTTPRequest(method: .get, scheme: nil, authority: nil, path: nil)
+        if let range = request.value(forHTTPHeaderField: "Range") { head.headerFields[.range] = range }
+        return SerializedRequest(request: head)
+    }
+
+    func save(_ hop: Exchange.Hop, timeout: TimeAmount?, output: String?, resumed: FileDownload.Attempt?) async throws {
         let response = hop.response
-        let status = Int(response.status.code)
         let path = output ?? DownloadTarget.fileName(
             contentDisposition: response.headers.first(name: "content-disposition"), url: hop.request.url ?? URL(fileURLWithPath: "/"),
             contentType: response.headers.first(name: "content-type"), exists: { FileManager.default.fileExists(atPath: $0) })
-        if status == 416 {
-            // The range began at or past the end: complete only if the server's size is ours.
-            guard DownloadTarget.completeLength(response.headers.first(name: "content-range")) == resumeFrom else {
-                throw RuntimeFailure("the server refused to resume \(path) at byte \(resumeFrom) (416, \(response.headers.first(name: "content-range") ?? "no Content-Range")); remove the file to download it again")
-            }
-            if !quiet { console.error("\(path) is already complete (\(resumeFrom) bytes)\n") }
-            return
-        }
-        var offset: Int64 = 0
-        if resumeFrom > 0, status == 206 {
-            guard let start = DownloadTarget.rangeStart(response.headers.first(name: "content-range")), start == resumeFrom else {
-                throw RuntimeFailure("the server resumed at a different byte than the \(resumeFrom) already in \(path)")
-            }
-            offset = resumeFrom
-        }
-        let length = response.headers.first(name: "content-length").flatMap { Int64($0) }
-        if let length, length > Int64.max - offset {
-            throw RuntimeFailure("the server announced \(length) more bytes, more than a file can hold")
-        }
-        let total = length.map { $0 + offset }
-        let handle = try open(path, appending: offset > 0)
-        defer { try? handle.close() }
-        if !quiet {
-            let size = total.map(ProgressBar.size) ?? "an unknown size"
-            console.error(offset > 0 ? "Resuming \(path) at \(ProgressBar.size(offset)), \(size) in all\n" : "Downloading \(size) to \"\(path)\"\n")
-        }
+        // A fresh download's file is named by the response, so its attempt begins now; the
+        // request it would send has gone already and only the file is looked at.
+        let attempt = try resumed ?? FileDownload(to: URL(fileURLWithPath: path), keepsPartialFile: true).begin(Self.head(of: hop.request))
+        let head = HTTPResponse(response)
+        // Announced with the first bytes, once the library has accepted the status and range.
+        let announcement = head.status.code == 416 || quiet ? nil : Self.announcement(head, path: path, offset: attempt.resumingAt ?? 0)
+        let announced = Flag()
         let bar = ProgressBar(label: "download", console: console, minimum: quiet ? .max : ProgressBar.defaultMinimum)
-        defer { bar.finish() }
         let started = Date()
-        var received: Int64 = 0
+        let url = hop.request.url?.absoluteString ?? ""
+        let streamed = StreamedResponse(response: head, body: response.body.map(\.readableBytesView), request: Self.head(of: hop.request).request)
+        let file: DownloadedFile
         do {
-            try await hop.readBody(timeout: timeout) { buffer in
-                try handle.write(contentsOf: Data(buffer.readableBytesView))
-                received += Int64(buffer.readableBytes)
-                bar.update(TransferProgress(completed: offset + received, total: total))
+            file = try await attempt.finish(streamed) { [console] progress in
+                if let announcement, announced.setOnce() { console.error(announcement) }
+                bar.update(progress)
+            }
+            bar.finish()
+        } catch let error as DownloadError {
+            bar.finish()
+            switch error {
+            case .rangeNotSatisfiable(_, let fileLength, _):
+                throw RuntimeFailure("the server refused to resume \(path) at byte \(fileLength) (416, \(response.headers.first(name: "content-range") ?? "no Content-Range")); remove the file to download it again")
+            case .lengthMismatch:
+                throw RuntimeFailure(error.description + Self.resumeHint(path: path, output: output))
+            default:
+                throw RuntimeFailure(error.description)
             }
         } catch {
-            console.error("httpser: the download stopped after \(offset + received) bytes" + Self.resumeHint(path: path, output: output) + "\n")
-            throw error
+            bar.finish()
+            let arrived = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+            console.error("httpser: the download stopped after \(arrived) bytes." + Self.resumeHint(path: path, output: output) + "\n")
+            throw TransportError(asyncHTTPClientError: error, url: url, timeout: timeout ?? .seconds(10)) ?? error
         }
-        if let length, received != length {
-            throw RuntimeFailure("incomplete download: \(offset + received) of \(offset + length) bytes arrived in \(path)" + Self.resumeHint(path: path, output: output))
+        if file.response.status.code == 416 {
+            if !quiet { console.error("\(path) is already complete (\(file.length) bytes)\n") }
+            return
         }
         if !quiet {
             let seconds = Date().timeIntervalSince(started)
-            let rate = seconds > 0 ? ", \(ProgressBar.size(Int64(Double(received) / seconds)))/s" : ""
-            console.error("Done. \(ProgressBar.size(received)) in \(String(format: "%.2f", seconds)) s\(rate)\n")
+            let rate = seconds > 0 ? ", \(ProgressBar.size(Int64(Double(file.bytesWritten) / seconds)))/s" : ""
+            console.error("Done. \(ProgressBar.size(file.bytesWritten)) in \(String(format: "%.2f", seconds)) s\(rate)\n")
         }
     }
 
     private static func resumeHint(path: String, output: String?) -> String {
-        output == nil ? "; resume with --download --continue --output \(path)" : "; --continue resumes it"
+        output == nil ? " Resume with --download --continue --output \(path)." : " --continue resumes it."
     }
 
-    private func open(_ path: String, appending: Bool) throws -> FileHandle {
-        if !appending { guard FileManager.default.createFile(atPath: path, contents: nil) else { throw cannotWrite(path) } }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw cannotWrite(path) }
-        if appending { try handle.seekToEnd() }
-        return handle
+    /// "Downloading … to …", or "Resuming … at …" for a 206 to a resumed request.
+    private static func announcement(_ head: HTTPResponse, path: String, offset: Int64) -> String {
+        let length = head.headerFields[.contentLength].flatMap { Int64($0) }
+        let resuming = head.status.code == 206 && offset > 0
+        let size = length.map { ProgressBar.size($0 + (resuming ? offset : 0)) } ?? "an unknown size"
+        return resuming ? "Resuming \(path) at \(ProgressBar.size(offset)), \(size) in all\n" : "Downloading \(size) to \"\(path)\"\n"
     }
 
-    private func cannotWrite(_ path: String) -> RequestSerializationError {
-        .fileWriteFailed(path: path, reason: "the file cannot be opened for writing")
+    /// True the first time only, from any thread. `@unchecked Sendable` is sound: `done` is
+    /// only touched under `lock`.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        func setOnce() -> Bool { lock.withLock { defer { done = true }; return !done } }
     }
 }
 

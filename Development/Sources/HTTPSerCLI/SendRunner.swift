@@ -46,8 +46,12 @@ public struct SendRunner {
         var request = plannedRequest
         let timeout = try timeout()
         let tls = try TLSOptions(verify: options.verify, certificate: options.cert, certificateKey: options.certKey).configuration()
-        let resumeFrom = try resumeOffset()
-        if resumeFrom > 0 { request.setValue("bytes=\(resumeFrom)-", forHTTPHeaderField: "Range") }
+        // A download keeps the bytes as sent, asked for unencoded (as HTTPie does), so a later
+        // --continue's range counts the same bytes as the file.
+        if options.download, request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
+        let resumed = try resumeAttempt(&request)
         let outputPath = options.download ? nil : options.output
         let toTerminal = outputPath == nil && console.outputIsTerminal
         let selection = try PrintSelection.resolve(
@@ -77,7 +81,7 @@ public struct SendRunner {
         let client = Exchange.makeClient(timeout: timeout, tls: tls)
         do {
             let code = try await exchange(
-                request, form: form, client: client, timeout: timeout, printer: printer, selection: selection, resumeFrom: resumeFrom)
+                request, form: form, client: client, timeout: timeout, printer: printer, selection: selection, resumed: resumed)
             try await client.shutdown()
             return code
         } catch {
@@ -88,7 +92,7 @@ public struct SendRunner {
 
     private func exchange(
         _ request: URLRequest, form: MultipartFormData?, client: HTTPClient, timeout: TimeAmount?, printer: MessagePrinter,
-        selection: PrintSelection, resumeFrom: Int64
+        selection: PrintSelection, resumed: FileDownload.Attempt?
     ) async throws -> Int32 {
         let upload = ProgressBar(label: "upload  ", console: console)
         var exchange = Exchange(client: client, timeout: timeout)
@@ -104,13 +108,13 @@ public struct SendRunner {
         let status = Int(response.status.code)
         let url = hop.request.url ?? URL(fileURLWithPath: "/")
 
-        if options.download, (200..<300).contains(status) || (status == 416 && resumeFrom > 0) {
+        if options.download, (200..<300).contains(status) || (status == 416 && resumed?.resumingAt != nil) {
             if !options.quiet {
                 let head = MessagePrinter.responseHead(response, colored: false, terminal: console.errorIsTerminal)
                 console.error(String(decoding: head, as: UTF8.self))
             }
             try await DownloadRunner(console: console, quiet: options.quiet)
-                .save(hop, timeout: timeout, output: options.output, resumeFrom: resumeFrom)
+                .save(hop, timeout: timeout, output: options.output, resumed: resumed)
         } else {
             var collected: Data?
             if let accept = options.accept {
@@ -185,14 +189,14 @@ public struct SendRunner {
         return .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
-    /// The size of the partial file `--continue` resumes, or 0 for a fresh download.
-    private func resumeOffset() throws -> Int64 {
-        guard options.resume else { return 0 }
+    /// What `--continue` resumes: the partial file at `--output`, whose `Range` goes into
+    /// `request`; nil without `--continue`.
+    private func resumeAttempt(_ request: inout URLRequest) throws -> FileDownload.Attempt? {
+        guard options.resume else { return nil }
         guard options.download, let output = options.output else {
             throw RequestItemError(description: "--continue resumes a --download into the file given by --output")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value
-        return size ?? 0
+        return try DownloadRunner.resuming(output, request: &request)
     }
 
     private func validate(_ response: HTTPClientResponse, url: URL, data: Data, acceptable: String) throws {
