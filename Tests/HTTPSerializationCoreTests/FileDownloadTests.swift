@@ -6,6 +6,11 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import HTTPSerializationCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Downloads to a file against responses made up in the test: every status rule, every
 /// check and what becomes of the file, with no transport.
@@ -81,7 +86,7 @@ struct FileDownloadTests {
         #expect(replacing.request.request.headerFields[.acceptEncoding] == "gzip")
     }
 
-    @Test("begin refuses a folder, a URL that is not a file's, and an If-Range with a line break")
+    @Test("begin refuses a folder, a URL that is not a file's, a missing folder, a pipe, and an If-Range with a line break")
     func beginRefusesBadDestinations() throws {
         let place = try Place()
         #expect(throws: DownloadError.cannotWrite(path: place.folder.path, reason: "it is a folder")) {
@@ -90,6 +95,16 @@ struct FileDownloadTests {
         #expect(throws: DownloadError.cannotWrite(path: "https://example.com/x", reason: "it is not a file URL")) {
             try FileDownload(to: URL(string: "https://example.com/x")!).begin(Self.request)
         }
+        let nowhere = place.folder.appendingPathComponent("missing/file.bin")
+        #expect(throws: DownloadError.cannotWrite(path: nowhere.path, reason: "its folder does not exist")) {
+            try FileDownload(to: nowhere).begin(Self.request)
+        }
+        let pipe = place.folder.appendingPathComponent("pipe")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        #expect(throws: DownloadError.cannotWrite(path: pipe.path, reason: "it is a pipe or socket")) {
+            try FileDownload(to: pipe).begin(Self.request)
+        }
+        _ = try FileDownload(to: URL(fileURLWithPath: "/dev/null")).begin(Self.request)
         try place.write([1, 2, 3])
         #expect(throws: RequestSerializationError.self) {
             try FileDownload(to: place.file, resumesPartialFile: true, ifRange: "\"v1\"\r\nX-Injected: 1").begin(Self.request)
@@ -253,13 +268,16 @@ struct FileDownloadTests {
 
     @Test("a body shorter or longer than its Content-Length is refused; a kept file holds every byte that arrived")
     func lengthChecked() async throws {
-        for (announced, sent, counted, keeps) in [(10_000, 6_000, 6_000, false), (10_000, 6_000, 6_000, true), (1_000, 2_500, 2_000, false)] {
+        // A body that goes past is stopped at the chunk that does (chunks of 1,000 here), and
+        // only the announced bytes reach a kept file.
+        for (announced, sent, counted, keeps) in [(10_000, 6_000, 6_000, false), (10_000, 6_000, 6_000, true),
+                                                  (1_000, 2_500, 2_000, false), (1_500, 2_500, 2_000, true)] {
             let place = try Place()
             let attempt = try FileDownload(to: place.file, keepsPartialFile: keeps).begin(Self.request)
             await #expect(throws: DownloadError.lengthMismatch(path: place.file.path, expected: Int64(announced), received: Int64(counted))) {
                 try await attempt.finish(Self.response(Self.head(200, [(.contentLength, "\(announced)")]), Self.bytes(0..<sent)))
             }
-            #expect(keeps ? place.contents == Self.bytes(0..<sent) : !place.exists)
+            #expect(keeps ? place.contents == Self.bytes(0..<min(sent, announced)) : !place.exists)
         }
     }
 
@@ -293,20 +311,29 @@ struct FileDownloadTests {
         #expect(place.contents == [1, 2, 3])
     }
 
-    @Test("a partial file that changes between the request and the response is not appended to")
+    @Test("a partial file that changes or goes between the request and the response is not appended to, nor removed")
     func changedFileRefused() async throws {
         let place = try Place()
         try place.write(Self.bytes(0..<4000))
-        let attempt = try FileDownload(to: place.file, resumesPartialFile: true, keepsPartialFile: true).begin(Self.request)
+        let attempt = try FileDownload(to: place.file, resumesPartialFile: true).begin(Self.request)
         try place.write(Self.bytes(0..<100))
+        let rest = Self.response(Self.head(206, [(.contentRange, "bytes 4000-4999/5000")]), Self.bytes(4000..<5000))
         await #expect(throws: DownloadError.fileChanged(path: place.file.path, expectedLength: 4000, actualLength: 100)) {
-            try await attempt.finish(Self.response(Self.head(206, [(.contentRange, "bytes 4000-4999/5000")]), Self.bytes(4000..<5000)))
+            try await attempt.finish(rest)
         }
         #expect(place.contents == Self.bytes(0..<100))
+
+        try place.write(Self.bytes(0..<4000))
+        let gone = try FileDownload(to: place.file, resumesPartialFile: true).begin(Self.request)
+        try FileManager.default.removeItem(at: place.file)
+        await #expect(throws: DownloadError.fileChanged(path: place.file.path, expectedLength: 4000, actualLength: 0)) {
+            try await gone.finish(Self.response(Self.head(206, [(.contentRange, "bytes 4000-4999/5000")]), Self.bytes(4000..<5000)))
+        }
+        #expect(!place.exists)
     }
 
-    @Test("an encoded body is not held to its Content-Length (a transport may have decoded it); a HEAD writes nothing")
-    func encodedAndHeadBodies() async throws {
+    @Test("an encoded body is not held to its Content-Length (a transport may have decoded it); a HEAD or 204 leaves the file")
+    func encodedAndBodilessResponses() async throws {
         let place = try Place()
         let attempt = try FileDownload(to: place.file).begin(Self.request)
         let decoded = Self.bytes(0..<9000)
@@ -314,8 +341,22 @@ struct FileDownloadTests {
         #expect(file.length == 9000 && place.contents == decoded)
 
         let head = StreamedResponse(response: Self.head(200, [(.contentLength, "3000")]), body: ChunkedBody([]), requestMethod: .head)
-        _ = try await FileDownload(to: place.file).begin(Self.request).finish(head)
-        #expect(place.contents == [])
+        let headFile = try await FileDownload(to: place.file).begin(Self.request).finish(head)
+        #expect(place.contents == decoded && headFile.length == 9000 && headFile.bytesWritten == 0)
+        _ = try await FileDownload(to: place.file).begin(Self.request).finish(Self.response(Self.head(204), []))
+        #expect(place.contents == decoded)
+    }
+
+    @Test("a coded range cannot be appended to a resumed file")
+    func codedRangeRefused() async throws {
+        let place = try Place()
+        try place.write(Self.bytes(0..<4000))
+        let attempt = try FileDownload(to: place.file, resumesPartialFile: true, keepsPartialFile: true).begin(Self.request)
+        let head = Self.head(206, [(.contentRange, "bytes 4000-4999/5000"), (.contentEncoding, "gzip")])
+        await #expect(throws: DownloadError.rangeMismatch(path: place.file.path, requestedStart: 4000, contentRange: "bytes 4000-4999/5000")) {
+            try await attempt.finish(Self.response(head, Self.bytes(0..<300)))
+        }
+        #expect(place.contents == Self.bytes(0..<4000))
     }
 
     @Test("the request failing before any response removes a resumed file unless kept, and leaves any other file")

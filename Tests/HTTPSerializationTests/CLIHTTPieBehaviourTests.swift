@@ -301,6 +301,12 @@ struct CLITransferTests {
         #expect(complete == 0)
         #expect(completeOutput.errors.contains("already complete"))
         #expect(try Data(contentsOf: file) == expected)
+
+        // A download asks for the body unencoded, so a later range counts the file's bytes.
+        let report = folder.url.appendingPathComponent("report.json")
+        let (echoed, _) = try await runHTTPSer(["-d", "-o", report.path, server.baseURL.absoluteString + "/echo"])
+        #expect(echoed == 0)
+        #expect(try JSONDecoder().decode(EchoReport.self, from: Data(contentsOf: report)).values(of: "Accept-Encoding") == ["identity"])
     }
 
     @Test("a usage error leaves an existing --output file as it was")

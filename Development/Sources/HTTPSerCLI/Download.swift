@@ -86,9 +86,10 @@ struct DownloadRunner {
         return attempt
     }
 
-    /// What `FileDownload.begin` needs of the request: whether it asks for a range.
+    /// What `FileDownload` needs of the request: its method, and whether it asks for a range.
     private static func head(of request: URLRequest) -> SerializedRequest {
-        var head = HTTPRequest(method: .get, scheme: nil, authority: nil, path: nil)
+        let method = request.httpMethod.flatMap { HTTPRequest.Method($0) } ?? .get
+        var head = HTTPRequest(method: method, scheme: nil, authority: nil, path: nil)
         if let range = request.value(forHTTPHeaderField: "Range") { head.headerFields[.range] = range }
         return SerializedRequest(request: head)
     }
@@ -136,6 +137,7 @@ struct DownloadRunner {
             if !quiet { console.error("\(path) is already complete (\(file.length) bytes)\n") }
             return
         }
+        if let announcement, announced.setOnce() { console.error(announcement) }
         if !quiet {
             let seconds = Date().timeIntervalSince(started)
             let rate = seconds > 0 ? ", \(ProgressBar.size(Int64(Double(file.bytesWritten) / seconds)))/s" : ""

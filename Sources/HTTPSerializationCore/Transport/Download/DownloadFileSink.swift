@@ -48,6 +48,23 @@ final class DownloadFileSink {
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
     }
 
+    /// Why `path` cannot take a download, or nil: a folder, a pipe or socket (opening one
+    /// would wait for a reader), or a folder that does not exist. A device such as `/dev/null`
+    /// is allowed.
+    static func destinationProblem(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return "it is a folder"
+            case S_IFIFO, S_IFSOCK: return "it is a pipe or socket"
+            default: return nil
+            }
+        }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        guard POSIX.fileStatus(folder.isEmpty ? "/" : folder)?.isDirectory == true else { return "its folder does not exist" }
+        return nil
+    }
+
     /// Removes a download's file after a failure, when it is a regular file: never a device
     /// such as `/dev/null`, a pipe, or a symbolic link (the bytes went to its target).
     static func remove(_ path: String) {

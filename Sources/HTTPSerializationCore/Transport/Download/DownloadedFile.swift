@@ -13,7 +13,8 @@ public struct DownloadedFile: Sendable {
     public var response: HTTPResponse
     /// The URL the response came from, after any redirect.
     public var url: URL?
-    /// The file's length now.
+    /// The bytes the file holds: those it had when resumed and those written (for a device
+    /// such as `/dev/null`, what was written to it).
     public var length: Int64
     /// The bytes this response wrote (0 for a file found already whole).
     public var bytesWritten: Int64

@@ -41,8 +41,10 @@ extension FileDownload {
         ///   - progress: called after each chunk is taken, with the bytes in the file (a resumed
         ///     file's earlier bytes included) and the length it will have when known.
         /// - Throws: ``DownloadError``, ``ResponseSerializationError/unacceptableStatusCode(_:response:underlying:)``,
-        ///   and what reading the body throws (the transport's errors, `CancellationError`);
-        ///   the file is removed first unless the download keeps partial files.
+        ///   and what reading the body throws (the transport's errors, `CancellationError`).
+        ///   Unless the download keeps partial files, the file this attempt wrote or was
+        ///   resuming is removed first (never one that changed under it, and never one it was
+        ///   only going to replace).
         public func finish<Body: AsyncSequence>(
             _ streamed: StreamedResponse<Body>, progress: (@Sendable (TransferProgress) -> Void)? = nil
         ) async throws -> DownloadedFile where Body.Element: Sequence<UInt8> {
@@ -51,10 +53,11 @@ extension FileDownload {
                 return try await save(streamed, progress: progress, sink: &sink)
             } catch {
                 // What arrived is written out; then, unless kept, the file this attempt wrote
-                // (or was resuming) goes.
+                // (or was resuming) goes. A file that changed under it is someone else's now.
                 let opened = sink != nil
                 try? sink?.close()
-                if opened, !download.keepsPartialFile {
+                if case DownloadError.fileChanged = error {
+                } else if opened, !download.keepsPartialFile {
                     DownloadFileSink.remove(path)
                 } else if !opened {
                     abandon()
@@ -91,17 +94,24 @@ extension FileDownload {
                 throw ResponseSerializationError.unacceptableStatusCode(
                     status, response: ResponseContext(response: head, data: body, requestMethod: streamed.requestMethod, request: streamed.request))
             }
-            var expected = announcedLength(head, method: streamed.requestMethod)
+            // No body by definition: the file stays as it is.
+            if streamed.requestMethod == .head || status == 204 || status == 205 {
+                let length = DownloadFileSink.regularFileLength(path) ?? 0
+                return file(head, streamed, length: length, written: 0, resumedFrom: nil)
+            }
+            var expected = announcedLength(head)
             var appendAt: Int64?
             var unfinishedLength: Int64?
             if status == 206 {
                 let field = head.headerFields[.contentRange]
                 let mismatch = DownloadError.rangeMismatch(path: path, requestedStart: resumingAt, contentRange: field)
+                // A resumed file holds the bytes as handed over, so a range of coded bytes (which a
+                // transport may decode) cannot be appended to it.
                 guard asksForRange, let contentRange = field.flatMap(ContentRange.init), let range = contentRange.range,
-                      resumingAt == nil || range.lowerBound == resumingAt else { throw mismatch }
+                      resumingAt == nil || (range.lowerBound == resumingAt && checksLength(head)) else { throw mismatch }
                 let (span, overflow) = (range.upperBound - range.lowerBound).addingReportingOverflow(1)
                 guard !overflow, expected == nil || expected == span else { throw mismatch }
-                if streamed.requestMethod != .head, checksLength(head) { expected = span }
+                if checksLength(head) { expected = span }
                 appendAt = resumingAt
                 // The download's own range runs to the end: a server that sends less (some cap
                 // a range's size) has not made the file whole.
@@ -121,7 +131,10 @@ extension FileDownload {
                 var count = 0
                 try chunk.withChunkBytes { bytes in
                     count = bytes.count
-                    try opened.write(bytes)
+                    // Bytes past the announced length are never written: a kept file stays a
+                    // true prefix of the body, and a resume starts at the right byte.
+                    let room = expected.map { Int(clamping: $0 - received) } ?? bytes.count
+                    try opened.write(UnsafeBufferPointer(rebasing: bytes.prefix(max(0, room))))
                 }
                 received += Int64(count)
                 if let expected, received > expected {
@@ -129,6 +142,8 @@ extension FileDownload {
                 }
                 progress?(TransferProgress(completed: base + received, total: total))
             }
+            // A transport that ends its body quietly when cancelled must not look finished.
+            try Task.checkCancellation()
             if let expected, received != expected {
                 throw DownloadError.lengthMismatch(path: path, expected: base + expected, received: base + received)
             }
@@ -139,10 +154,10 @@ extension FileDownload {
             return file(head, streamed, length: base + received, written: received, resumedFrom: appendAt)
         }
 
-        /// `Content-Length`, when it counts the bytes the body will hand over: not for a
-        /// `HEAD`, and not under a `Content-Encoding` a transport may have undone.
-        private func announcedLength(_ head: HTTPResponse, method: HTTPRequest.Method?) -> Int64? {
-            guard method != .head, checksLength(head) else { return nil }
+        /// `Content-Length`, when it counts the bytes the body will hand over: not under a
+        /// `Content-Encoding` a transport may have undone.
+        private func announcedLength(_ head: HTTPResponse) -> Int64? {
+            guard checksLength(head) else { return nil }
             return head.headerFields[.contentLength].flatMap { Int64($0) }
         }
 

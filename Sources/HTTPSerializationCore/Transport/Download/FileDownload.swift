@@ -33,7 +33,11 @@ import HTTPTypes
 ///   with up to 64 KiB of its body, and the file is not touched unless it was being resumed.
 ///
 /// A body shorter or longer than its `Content-Length` (or the range's length) is
-/// ``DownloadError/lengthMismatch(path:expected:received:)``. On any failure once the file
+/// ``DownloadError/lengthMismatch(path:expected:received:)``, and bytes past that length are
+/// never written. The length is not checked under a `Content-Encoding` other than `identity`
+/// (a transport may have decoded the body, and `Content-Length` counts the coded bytes), and a
+/// coded `206` cannot be appended to a resumed file. A `HEAD`, `204` or `205` has no body by
+/// definition and leaves the file as it is. On any failure once the file
 /// is being written (a resumed file from the start), the file is removed unless
 /// ``keepsPartialFile`` is set, in which case it holds the bytes that arrived (all of them,
 /// unless writing them is what failed), ready to resume. Only a regular file is ever removed:
@@ -60,23 +64,22 @@ public struct FileDownload: Sendable, Equatable {
     }
 
     /// The request to send for this download, and where the file stands: `request` with
-    /// `Range` (and `If-Range`) when a partial file is resumed, and `Accept-Encoding: identity`
-    /// unless it has an `Accept-Encoding`.
+    /// `Range` (and `If-Range`) when a partial file is resumed (replacing a `Range` of its
+    /// own), and `Accept-Encoding: identity` unless it has an `Accept-Encoding`.
     ///
     /// Send ``Attempt/request`` with a streaming transport and hand the response to
     /// ``Attempt/finish(_:progress:)``.
     ///
     /// - Throws: ``DownloadError/cannotWrite(path:reason:)`` when ``destination`` is not a
-    ///   file URL or names a folder, and ``RequestSerializationError/invalidHeaderField(name:reason:)``
+    ///   file URL, names a folder, a pipe or a socket, or its folder does not exist, and
+    ///   ``RequestSerializationError/invalidHeaderField(name:reason:)``
     ///   for an ``ifRange`` that is not a valid field value.
     public func begin(_ request: SerializedRequest) throws -> Attempt {
         let path = try DownloadFileSink.path(of: destination)
         if let ifRange { try HTTPHeaderFields.validate(name: "If-Range", value: ifRange) }
+        if let problem = DownloadFileSink.destinationProblem(path) { throw DownloadError.cannotWrite(path: path, reason: problem) }
         var offset: Int64 = 0
-        if let status = POSIX.fileStatus(path) {
-            guard !status.isDirectory else { throw DownloadError.cannotWrite(path: path, reason: "it is a folder") }
-            if resumesPartialFile, status.isRegular { offset = Int64(clamping: status.size) }
-        }
+        if resumesPartialFile, let length = DownloadFileSink.regularFileLength(path) { offset = length }
         var sent = request
         if sent.request.headerFields[.acceptEncoding] == nil {
             sent.request.headerFields[.acceptEncoding] = "identity"
