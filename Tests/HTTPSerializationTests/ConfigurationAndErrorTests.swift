@@ -125,6 +125,19 @@ struct ErrorBridgeTests {
         #expect(error.localizedDescription == "The URL string \"http://a b\" is not a valid URL.")
     }
 
+    @Test("the core's other errors give their own sentence as localizedDescription")
+    func otherErrorsDescribeThemselves() {
+        let errors: [any Error & CustomStringConvertible] = [
+            DownloadError.lengthMismatch(path: "/tmp/a.bin", expected: 10, received: 4),
+            StreamingResponseError.lineTooLong(line: 3, limit: 16),
+            JSONKeyPathError(keyPath: JSONKeyPath([.key("data"), .index(2)]), found: 1, reason: .indexOutOfRange(2, count: 2)),
+        ]
+        for error in errors {
+            #expect(error.localizedDescription == error.description)
+            #expect(!error.localizedDescription.contains("could not be completed"))
+        }
+    }
+
     @Test("a Foundation failure is carried as the underlying error")
     func underlyingError() {
         let cause = NSError(domain: NSCocoaErrorDomain, code: 3851)
