@@ -107,9 +107,14 @@ enum DownloadBenchmarks {
 
     /// Ours: `HTTPClient.download`, the bytes in the file (-1 on failure).
     static func bridgeDownload(port: Int, to file: URL, client: HTTPClient) -> Int {
-        blocking {
+        StreamingBenchmarks.blocking {
             let request = SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/big"))
-            return Int(try await client.download(request, to: FileDownload(to: file), timeout: .seconds(600)).length)
+            do {
+                return Int(try await client.download(request, to: FileDownload(to: file), timeout: .seconds(600)).length)
+            } catch {
+                print("  download failed: \(error)")
+                return -1
+            }
         }
     }
 
@@ -124,18 +129,6 @@ enum DownloadBenchmarks {
             print("  FileDownloadDelegate failed: \(error)")
             return -1
         }
-    }
-
-    /// Runs `body` in a task and waits for it on this thread.
-    static func blocking(_ body: @escaping @Sendable () async throws -> Int) -> Int {
-        let done = DispatchSemaphore(value: 0)
-        let result = LockedInt()
-        Task.detached {
-            do { result.set(try await body()) } catch { print("  download failed: \(error)") }
-            done.signal()
-        }
-        done.wait()
-        return result.get()
     }
 
     /// Whether `file` holds `length` bytes of the server's body (checked at a spread of offsets).
@@ -197,13 +190,4 @@ enum DownloadBenchmarks {
         defer { try? FileManager.default.removeItem(at: file) }
         return name == "download-baseline" || bridgeDownload(port: server.port, to: file, client: client) == bytes
     }
-}
-
-/// An integer set by one thread and read by another. `@unchecked Sendable` is sound: the value
-/// is only touched under the lock.
-final class LockedInt: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = -1
-    func set(_ newValue: Int) { lock.withLock { value = newValue } }
-    func get() -> Int { lock.withLock { value } }
 }
