@@ -31,15 +31,24 @@ struct VaporStreamTests {
     }
 
     /// Sends a request to the server at `port` and collects the answer. Not VaporTesting's live
-    /// tester: its 30-second deadline is shorter than a busy ThreadSanitizer run can take.
+    /// tester, nor `HTTPClient.shared`: a 30-second deadline or a 90-second read timeout is
+    /// shorter than a starved ThreadSanitizer run can take; only the whole exchange is bounded.
     static func fetch(port: Int, _ path: String, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
                       body: ByteBuffer? = nil) async throws -> (status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer) {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         request.headers = headers
         if let body { request.body = .bytes(body) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
-        return (response.status, response.headers, try await response.body.collect(upTo: 64 << 20))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let response = try await client.execute(request, timeout: .seconds(600))
+            let collected = try await response.body.collect(upTo: 64 << 20)
+            try await client.shutdown()
+            return (response.status, response.headers, collected)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
     }
 
     @Test("events, JSON Lines and array routes send the writers' bytes with their content types over a live server")
