@@ -4,6 +4,28 @@ import HTTPSerializationCore
 struct JSONObjectIndex {
     var values: [String: Int] = [:]
     var keys: [String] = []
+
+    /// Every key of `object` as the decoder's key strategy converts it, each to its first value.
+    init(_ object: Int, decoder: JSONTapeDecoder, site: JSONPathSite) {
+        let tape = decoder.tape
+        values.reserveCapacity(tape.length(object))
+        let containerPath = decoder.keysAsWritten ? [] : decoder.codingPath(site)
+        var entry = object + 1
+        while entry < tape.offset(object) {
+            var name = tape.string(entry)
+            switch decoder.options.keyDecodingStrategy {
+            case .useDefaultKeys: break
+            case .convertFromSnakeCase: name = JSONKeyConversion.camelCase(fromSnakeCase: name)
+            case .custom(let convert): name = convert(containerPath + [JSONCodingKey(stringValue: name)]).stringValue
+            }
+            // The first of duplicate keys wins, as in `JSONDecoder`.
+            if values[name] == nil {
+                values[name] = entry + 1
+                keys.append(name)
+            }
+            entry = tape.next(entry + 1)
+        }
+    }
 }
 
 /// An object read by coding key. Keys that are few, unique and unescaped are matched by
@@ -27,7 +49,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if decoder.keysAsWritten, tape.length(object) <= Self.scanLimit, Self.keysAreScannable(object, in: tape) {
             index = nil
         } else {
-            index = Self.makeIndex(object, decoder: decoder, site: site)
+            index = JSONObjectIndex(object, decoder: decoder, site: site)
         }
     }
 
@@ -116,29 +138,6 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             entry = tape.next(entry + 1)
         }
         return true
-    }
-
-    private static func makeIndex(_ object: Int, decoder: JSONTapeDecoder, site: JSONPathSite) -> JSONObjectIndex {
-        let tape = decoder.tape
-        var index = JSONObjectIndex()
-        index.values.reserveCapacity(tape.length(object))
-        let containerPath = decoder.keysAsWritten ? [] : decoder.codingPath(site)
-        var entry = object + 1
-        while entry < tape.offset(object) {
-            var name = tape.string(entry)
-            switch decoder.options.keyDecodingStrategy {
-            case .useDefaultKeys: break
-            case .convertFromSnakeCase: name = JSONKeyConversion.camelCase(fromSnakeCase: name)
-            case .custom(let convert): name = convert(containerPath + [JSONCodingKey(stringValue: name)]).stringValue
-            }
-            // The first of duplicate keys wins, as in `JSONDecoder`.
-            if index.values[name] == nil {
-                index.values[name] = entry + 1
-                index.keys.append(name)
-            }
-            entry = tape.next(entry + 1)
-        }
-        return index
     }
 
     // MARK: Values

@@ -30,6 +30,13 @@ extension JSONTapeDecoder {
         if T.self == Data.self { return try data(at: entry, site: site, last: last, path: path) as! T }
         if T.self == URL.self { return try url(at: entry, path: path) as! T }
         if T.self == Decimal.self { return try decimal(at: entry, path: path) as! T }
+        // A type with a reader of its own (``JSONTapeDecodable``) reads itself from the tape.
+        if let reader = tapeReader(T.self) {
+            func read<Reader: JSONTapeDecodable>(_ reader: Reader.Type) throws -> T {
+                try Reader(jsonTape: JSONTapeValue(decoder: self, entry: entry)) as! T
+            }
+            return try at(entry, site: site, appending: last()) { try read(reader) }
+        }
         // An array is one word: only types of that size pay for the conformance lookup.
         if MemoryLayout<T>.size == MemoryLayout<[Int]>.size {
             if let array = T.self as? any JSONDecodableArray.Type {

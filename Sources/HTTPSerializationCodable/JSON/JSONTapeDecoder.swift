@@ -5,14 +5,18 @@ import Foundation
 #endif
 import HTTPSerializationCore
 
-/// One step of a coding path: an object key or an array index.
+/// One step of a coding path: an object key, a generated reader's key name, or an array index.
 enum JSONPathComponent {
     case key(any CodingKey)
+    /// A key a generated reader names (its coding key's string), kept unconverted until an
+    /// error asks for the path.
+    case name(StaticString)
     case index(Int)
 
     var codingKey: any CodingKey {
         switch self {
         case .key(let key): return key
+        case .name(let name): return JSONTapeObject.CodingKeys(stringValue: name.description)
         case .index(let index): return JSONCodingKey(index: index)
         }
     }
@@ -57,7 +61,8 @@ struct JSONPathSite {
 
 /// The `Decoder` over a parsed tape. One instance serves a whole decode: it moves to the
 /// value being decoded and back, and keeps the coding path as a stack that containers
-/// share by length, so decoding a nested value allocates nothing for its path.
+/// share by length, so decoding a nested value allocates nothing for its path. Generated
+/// readers (``JSONTapeDecodable``) run on the same instance, so the two paths nest freely.
 final class JSONTapeDecoder: Decoder {
     let document: JSONTapeDocument
     /// Read through the document every time, because a kept decoder's document may move.
@@ -92,6 +97,35 @@ final class JSONTapeDecoder: Decoder {
     }
 
     static let hintSlots = 64
+
+    /// The last two types asked whether they have a reader of their own, and the answers:
+    /// a model's values come in runs of a few types, and the runtime's lookup costs more than
+    /// the comparison.
+    @exclusivity(unchecked) private var readerCache: (ObjectIdentifier?, (any JSONTapeDecodable.Type)?, ObjectIdentifier?, (any JSONTapeDecodable.Type)?)
+        = (nil, nil, nil, nil)
+
+    /// Indexes of objects that generated readers look keys up in (under a key strategy, or
+    /// large and read out of order), by the object's entry.
+    @exclusivity(unchecked) private var objectIndexes: [Int: JSONObjectIndex] = [:]
+
+    /// The index of `object`, made the first time it is asked for.
+    func objectIndex(_ object: Int, site: JSONPathSite) -> JSONObjectIndex {
+        if let index = objectIndexes[object] { return index }
+        let index = JSONObjectIndex(object, decoder: self, site: site)
+        objectIndexes[object] = index
+        return index
+    }
+
+    /// `type`'s own reader, if it has one.
+    @inline(__always)
+    func tapeReader(_ type: Any.Type) -> (any JSONTapeDecodable.Type)? {
+        let id = ObjectIdentifier(type)
+        if readerCache.0 == id { return readerCache.1 }
+        if readerCache.2 == id { return readerCache.3 }
+        let reader = type as? any JSONTapeDecodable.Type
+        readerCache = (id, reader, readerCache.0, readerCache.1)
+        return reader
+    }
 
     var codingPath: [any CodingKey] { path.map(\.codingKey) }
 

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPSerialization
+
+/// Issue 41: models that read themselves from the tape (``JSONTapeDecodable``), against
+/// `JSONDecoder` on the same types, on §6, §7 and §8. The `Decodable` path's figure (the
+/// shapes' own models, which have no reader) is printed beside it, and this path's floor: the
+/// same models built from values already read, in order, with no key matched.
+enum GeneratedJSONBenchmarks {
+    /// §6's record, with a reader written as the `Macros` trait writes it.
+    struct Record: Codable, Equatable {
+        struct Address: Codable, Equatable { var street: String; var city: String; var zip: String }
+        var id: Int
+        var uuid: String
+        var name: String
+        var email: String
+        var active: Bool
+        var score: Double
+        var tags: [String]
+        var address: Address
+        var created: String
+    }
+
+    struct TextRecord: Codable, Equatable {
+        var id: Int
+        var title: String
+        var body: String
+        var lang: String
+        var notes: [String]
+    }
+
+    struct NumberRecord: Codable, Equatable {
+        var id: Int
+        var x: Double
+        var y: Double
+        var z: Double
+        var w: [Double]
+        var t: Double
+    }
+
+    @MainActor
+    static func run(quick: Bool, runs: Int) {
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                                       headerFields: ["Content-Type": "application/json"])!
+        print("")
+        print("JSON response into models with generated readers (JSONTapeDecodable), against JSONDecoder on the same models")
+        runShape("§6 records", key: "", data: JSONBenchmarks.document(objects: quick ? 500 : 56_000), generated: Record.self,
+                 plain: JSONBenchmarks.Record.self, target: 8, response: response, runs: runs) { replay in
+            Record(id: try replay.int(), uuid: try replay.string(), name: try replay.string(), email: try replay.string(),
+                   active: try replay.bool(), score: try replay.double(), tags: try replay.array(replay.string),
+                   address: Record.Address(street: try replay.string(), city: try replay.string(), zip: try replay.string()),
+                   created: try replay.string())
+        }
+        runShape("string-heavy (§7)", key: "strings-", data: JSONShapes.textDocument(objects: quick ? 300 : 36_000), generated: TextRecord.self,
+                 plain: JSONShapes.TextRecord.self, target: 6, response: response, runs: runs) { replay in
+            TextRecord(id: try replay.int(), title: try replay.string(), body: try replay.string(), lang: try replay.string(),
+                       notes: try replay.array(replay.string))
+        }
+        runShape("number-heavy (§8)", key: "numbers-", data: JSONShapes.numberDocument(objects: quick ? 500 : 60_000), generated: NumberRecord.self,
+                 plain: JSONShapes.NumberRecord.self, target: 6, response: response, runs: runs) { replay in
+            NumberRecord(id: try replay.int(), x: try replay.double(), y: try replay.double(), z: try replay.double(),
+                         w: try replay.array(replay.double), t: try replay.double())
+        }
+    }
+
+    /// One shape: `JSONDecoder` and the generated path on `Generated`, the `Decodable` path on
+    /// `Plain` (the same fields, no reader), the floor built by `build`, and the scan alone.
+    @MainActor
+    static func runShape<Generated: JSONTapeDecodable & Equatable & Encodable, Plain: Decodable>(
+        _ name: String, key: String, data: Data, generated: Generated.Type, plain: Plain.Type, target: Double,
+        response: HTTPURLResponse, runs: Int, build: @escaping (CodableFloor.Replay) throws -> Generated
+    ) {
+        let serializer = DecodableResponseSerializer([Generated].self)
+        let codable = DecodableResponseSerializer([Plain].self)
+        let expected = try? JSONDecoder().decode([Generated].self, from: data)
+        let ours = try? serializer.responseObject(for: response, data: data)
+        check(expected != nil && ours == expected, "\(name): the generated path and JSONDecoder disagree")
+        let script = (try? expected.map { try CodableFloor.record($0) }) ?? nil ?? CodableFloor.Script()
+        let floor = { () -> [Generated]? in
+            let replay = CodableFloor.Replay(script)
+            return try? replay.array { try build(replay) }
+        }
+        check(floor() == expected, "\(name): the generated floor does not build the records")
+        let times = fastest(runs: runs, [
+            { consume(try? JSONDecoder().decode([Generated].self, from: data)) },
+            { consume(try? serializer.responseObject(for: response, data: data)) },
+            { consume(try? codable.responseObject(for: response, data: data)) },
+            { consume(floor()) },
+            { consume(try? JSONReader.validate(data)) },
+        ])
+        print("  \(name), \(data.count) bytes: JSONDecoder \(format(times[0] * 1000)) ms")
+        print("    generated readers        \(format(times[1] * 1000)) ms, \(format(times[0] / times[1], 2))x JSONDecoder   (target >= \(format(target, 0))x)")
+        print("    Decodable path           \(format(times[2] * 1000)) ms, \(format(times[0] / times[2], 2))x JSONDecoder")
+        print("    floor: models from values already read \(format(times[3] * 1000)) ms, plus the scan (JSONReader.validate, \(format(times[4] * 1000)) ms): "
+            + "JSONDecoder / (floor + scan) \(format(times[0] / (times[3] + times[4]), 2))x, the most this path can reach; "
+            + "generated readers at \(format(times[1] / (times[3] + times[4]), 2))x that time")
+        recordRatio("json-generated-decoding-\(key)vs-jsondecoder", times[0] / times[1], target: target)
+    }
+}
+
+extension GeneratedJSONBenchmarks.Record: JSONTapeDecodable {
+    init(jsonTape value: JSONTapeValue) throws {
+        var object = try value.object()
+        id = try object.decode(Int.self, forKey: "id")
+        uuid = try object.decode(String.self, forKey: "uuid")
+        name = try object.decode(String.self, forKey: "name")
+        email = try object.decode(String.self, forKey: "email")
+        active = try object.decode(Bool.self, forKey: "active")
+        score = try object.decode(Double.self, forKey: "score")
+        tags = try object.decode([String].self, forKey: "tags")
+        address = try object.decode(Address.self, forKey: "address")
+        created = try object.decode(String.self, forKey: "created")
+    }
+}
+
+extension GeneratedJSONBenchmarks.Record.Address: JSONTapeDecodable {
+    init(jsonTape value: JSONTapeValue) throws {
+        var object = try value.object()
+        street = try object.decode(String.self, forKey: "street")
+        city = try object.decode(String.self, forKey: "city")
+        zip = try object.decode(String.self, forKey: "zip")
+    }
+}
+
+extension GeneratedJSONBenchmarks.TextRecord: JSONTapeDecodable {
+    init(jsonTape value: JSONTapeValue) throws {
+        var object = try value.object()
+        id = try object.decode(Int.self, forKey: "id")
+        title = try object.decode(String.self, forKey: "title")
+        body = try object.decode(String.self, forKey: "body")
+        lang = try object.decode(String.self, forKey: "lang")
+        notes = try object.decode([String].self, forKey: "notes")
+    }
+}
+
+extension GeneratedJSONBenchmarks.NumberRecord: JSONTapeDecodable {
+    init(jsonTape value: JSONTapeValue) throws {
+        var object = try value.object()
+        id = try object.decode(Int.self, forKey: "id")
+        x = try object.decode(Double.self, forKey: "x")
+        y = try object.decode(Double.self, forKey: "y")
+        z = try object.decode(Double.self, forKey: "z")
+        w = try object.decode([Double].self, forKey: "w")
+        t = try object.decode(Double.self, forKey: "t")
+    }
+}

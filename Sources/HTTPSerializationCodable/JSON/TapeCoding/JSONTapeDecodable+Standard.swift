@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPSerializationCore
+
+// The standard library's and Foundation's value types read themselves as `JSONBodyDecoder`
+// reads them through `Decodable`: the same numbers, the same strategies for dates, data and
+// non-conforming floats, the same errors. So arrays, optionals and dictionaries of them, and
+// generated readers' properties of these types, never leave the tape.
+
+extension String: JSONTapeDecodable {
+    /// Reads a JSON string.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.string(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Bool: JSONTapeDecodable {
+    /// Reads `true` or `false`.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.bool(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Double: JSONTapeDecodable {
+    /// Reads a number, or a non-conforming float's string under the decoder's strategy.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Float: JSONTapeDecodable {
+    /// Reads a number that fits, or a non-conforming float's string under the decoder's strategy.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Int: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Int8: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Int16: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Int32: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Int64: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension UInt: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension UInt8: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension UInt16: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension UInt32: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension UInt64: JSONTapeDecodable {
+    /// Reads a number that is an integer in range.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+}
+
+extension Date: JSONTapeDecodable {
+    /// Reads a date under the decoder's date strategy.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Date.self) }
+}
+
+extension Data: JSONTapeDecodable {
+    /// Reads data under the decoder's data strategy.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Data.self) }
+}
+
+extension URL: JSONTapeDecodable {
+    /// Reads a URL string.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(URL.self) }
+}
+
+extension Decimal: JSONTapeDecodable {
+    /// Reads a number as a decimal, digit for digit.
+    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Decimal.self) }
+}
+
+extension Optional: JSONTapeDecodable where Wrapped: JSONTapeDecodable {
+    /// Reads `null` as nil, anything else as the wrapped type.
+    public init(jsonTape value: JSONTapeValue) throws { self = value.isNull ? nil : try Wrapped(jsonTape: value) }
+}
+
+extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
+    /// Reads a JSON array, each element by its type's reader (through
+    /// ``JSONTapeDecodable/decodeArray(from:)``, specialized where the element type conforms).
+    public init(jsonTape value: JSONTapeValue) throws {
+        let decoder = value.decoder
+        let path = { value.codingPath }
+        // The common elements in one loop with no reader call per element, as the `Decodable` path reads them.
+        if Element.self == String.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.string(at: entry, path: path) }, to: [Element].self) }
+        else if Element.self == Int.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.integer(at: entry, path: path) as Int }, to: [Element].self) }
+        else if Element.self == Double.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.floatingPoint(at: entry, path: path) as Double }, to: [Element].self) }
+        else { self = try Element.decodeArray(from: value) }
+    }
+}
+
+extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDecodable {
+    /// Reads a JSON object, keys as written (the first of a repeated key), each value by its type's reader.
+    public init(jsonTape value: JSONTapeValue) throws {
+        let decoder = value.decoder
+        let tape = decoder.tape
+        let object = value.entry
+        guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
+        self.init(minimumCapacity: tape.length(object))
+        var key = object + 1
+        let end = tape.offset(object)
+        while key < end {
+            let name = tape.string(key)
+            if self[name] == nil {
+                decoder.path.append(.key(JSONCodingKey(stringValue: name)))
+                defer { decoder.path.removeLast() }
+                self[name] = try Value(jsonTape: JSONTapeValue(decoder: decoder, entry: key + 1))
+            }
+            key = tape.next(key + 1)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPSerializationCore
+
+/// An object of a parsed JSON document, read by key: what a ``JSONTapeDecodable`` reader
+/// uses where `init(from:)` uses a keyed container.
+///
+/// Keys are the coding keys' strings, matched as bytes. Properties asked for in the order the
+/// document writes them (the usual case: the order the model encodes them) are found at the
+/// object's next key; any other order, an escaped key or a key strategy falls back to a
+/// search that finds what a keyed container would. Where a key repeats, the first is read,
+/// as `JSONDecoder` reads it.
+public struct JSONTapeObject {
+    // Unowned and unchecked for the reason ``JSONTapeValue`` gives.
+    unowned(unsafe) let decoder: JSONTapeDecoder
+    /// The decoder's reader, which cannot move while a reader runs.
+    let tape: JSONTapeReader
+    let object: Int
+    /// The entry after the object's last value.
+    let end: Int
+    /// The length of the decoder's path when the object was opened: the object's own path.
+    let prefix: Int
+    /// The key entry the next lookup tries first.
+    var cursor: Int
+    /// Whether every key before `cursor` was matched in turn, so the key at `cursor` is the
+    /// first of its name when it matches. Off under a key strategy, which looks keys up in
+    /// the decoder's index of the object.
+    var inOrder: Bool
+
+    /// Objects with more keys than this are indexed once read out of order, rather than searched for each key.
+    static var searchLimit: Int { 32 }
+
+    init(decoder: JSONTapeDecoder, object: Int) throws {
+        let tape = decoder.tape
+        guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
+        self.decoder = decoder
+        self.tape = tape
+        self.object = object
+        end = tape.offset(object)
+        prefix = decoder.path.count
+        cursor = object + 1
+        inOrder = decoder.keysAsWritten
+    }
+
+    /// The keys a reader names, as its coding keys: `keyNotFound` errors and coding paths
+    /// show them as a synthesized `CodingKeys` would show itself.
+    struct CodingKeys: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The keys and indexes that lead to the object.
+    public var codingPath: [any CodingKey] { decoder.codingPath(JSONPathSite(prefix: prefix)) }
+
+    /// Whether the object has a value, null included, for `key`.
+    public mutating func contains(_ key: StaticString) -> Bool { valueEntry(key) != nil }
+
+    // MARK: Reading
+
+    /// The value for `key` as `type`.
+    ///
+    /// - Throws: `DecodingError.keyNotFound` when the object has no such key, otherwise the
+    ///   error `type`'s reader throws, as `KeyedDecodingContainer.decode(_:forKey:)` would.
+    @inlinable
+    public mutating func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
+        // Specialized in the caller, so the common scalars skip the path and the reader's call.
+        if T.self == String.self { return unsafeBitCast(try decodeString(key, ifPresent: false)!, to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try decodeInt(key, ifPresent: false)!, to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try decodeDouble(key, ifPresent: false)!, to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try decodeBool(key, ifPresent: false)!, to: T.self) }
+        let value = try nestedValue(key)
+        defer { popKey() }
+        return try T(jsonTape: value)
+    }
+
+    /// The value for `key` as `type`, or nil when the key is missing or its value is null.
+    @inlinable
+    public mutating func decodeIfPresent<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
+        if T.self == String.self { return unsafeBitCast(try decodeString(key, ifPresent: true), to: T?.self) }
+        if T.self == Int.self { return unsafeBitCast(try decodeInt(key, ifPresent: true), to: T?.self) }
+        if T.self == Double.self { return unsafeBitCast(try decodeDouble(key, ifPresent: true), to: T?.self) }
+        if T.self == Bool.self { return unsafeBitCast(try decodeBool(key, ifPresent: true), to: T?.self) }
+        guard let value = try presentNestedValue(key) else { return nil }
+        defer { popKey() }
+        return try T(jsonTape: value)
+    }
+
+    /// The value for `key` as `type`, through its `init(from:)`: for a property whose type has
+    /// no reader of its own.
+    public mutating func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
+        try decodeThroughDecodable(type, key, ifPresent: false)!
+    }
+
+    /// The value for `key` as `type` through its `init(from:)`, or nil when the key is missing
+    /// or its value is null.
+    public mutating func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
+        try decodeThroughDecodable(type, key, ifPresent: true)
+    }
+
+    // MARK: Behind the inlined calls
+
+    /// The value's entry for `key`; nil when it is missing, or null and `ifPresent`.
+    @inline(__always)
+    private mutating func entry(_ key: StaticString, ifPresent: Bool) throws -> Int? {
+        guard let entry = valueEntry(key) else {
+            if ifPresent { return nil }
+            throw keyNotFound(key)
+        }
+        if ifPresent, tape.kind(entry) == .null { return nil }
+        return entry
+    }
+
+    private func keyNotFound(_ key: StaticString) -> DecodingError {
+        let codingKey = CodingKeys(stringValue: key.description)
+        return .keyNotFound(codingKey, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "No value associated with key \(codingKey) (\"\(key.description)\")."))
+    }
+
+    /// The coding path of the value at `key`, for errors.
+    private func keyPath(_ key: StaticString) -> [any CodingKey] { decoder.codingPath(JSONPathSite(prefix: prefix), appending: .name(key)) }
+
+    @usableFromInline mutating func decodeString(_ key: StaticString, ifPresent: Bool) throws -> String? {
+        guard let entry = try entry(key, ifPresent: ifPresent) else { return nil }
+        guard tape.kind(entry) == .string else { throw decoder.mismatch(String.self, at: entry, path: keyPath(key)) }
+        return tape.string(entry)
+    }
+
+    @usableFromInline mutating func decodeInt(_ key: StaticString, ifPresent: Bool) throws -> Int? {
+        guard let entry = try entry(key, ifPresent: ifPresent) else { return nil }
+        return try decoder.integer(at: entry, path: { keyPath(key) })
+    }
+
+    @usableFromInline mutating func decodeDouble(_ key: StaticString, ifPresent: Bool) throws -> Double? {
+        guard let entry = try entry(key, ifPresent: ifPresent) else { return nil }
+        return try decoder.floatingPoint(at: entry, path: { keyPath(key) })
+    }
+
+    @usableFromInline mutating func decodeBool(_ key: StaticString, ifPresent: Bool) throws -> Bool? {
+        guard let entry = try entry(key, ifPresent: ifPresent) else { return nil }
+        switch tape.kind(entry) {
+        case .true: return true
+        case .false: return false
+        default: throw decoder.typeMismatch(Bool.self, at: entry, path: keyPath(key))
+        }
+    }
+
+    /// The value at `key`, its key put on the decoder's path (``popKey()`` takes it off).
+    @usableFromInline mutating func nestedValue(_ key: StaticString) throws -> JSONTapeValue {
+        let entry = try entry(key, ifPresent: false)!
+        decoder.path.append(.name(key))
+        return JSONTapeValue(decoder: decoder, entry: entry)
+    }
+
+    /// ``nestedValue(_:)``, or nil (and nothing on the path) when the key is missing or null.
+    @usableFromInline mutating func presentNestedValue(_ key: StaticString) throws -> JSONTapeValue? {
+        guard let entry = try entry(key, ifPresent: true) else { return nil }
+        decoder.path.append(.name(key))
+        return JSONTapeValue(decoder: decoder, entry: entry)
+    }
+
+    @usableFromInline func popKey() { decoder.path.removeLast() }
+
+    mutating func decodeThroughDecodable<T: Decodable>(_ type: T.Type, _ key: StaticString, ifPresent: Bool) throws -> T? {
+        guard let entry = try entry(key, ifPresent: ifPresent) else { return nil }
+        return try decoder.decodeValue(type, at: entry, site: JSONPathSite(prefix: prefix), appending: { .name(key) })
+    }
+
+    // MARK: Lookup
+
+    /// The entry of the value for `key`, or nil.
+    @inline(__always)
+    mutating func valueEntry(_ key: StaticString) -> Int? {
+        if inOrder, cursor < end {
+            let word = tape.words[cursor]
+            // Narrow, unescaped and of the key's length: then compare the bytes.
+            let count = key.utf8CodeUnitCount
+            if word & (JSONTape.wideBit | UInt64(JSONTape.hasEscapes) << JSONTape.flagsShift) == 0,
+               Int(word >> JSONTape.lengthShift & JSONTape.lengthMask) == count,
+               key.withUTF8Buffer({ JSONTapeReader.equal(tape.base + Int(word >> 32), $0.baseAddress, count: count) }) {
+                let value = cursor + 1
+                cursor = tape.next(value)
+                return value
+            }
+        }
+        return search(key)
+    }
+
+    /// The first value for `key` anywhere in the object: from the decoder's index of it under
+    /// a key strategy or when it is large, otherwise by a search from its first key.
+    private mutating func search(_ key: StaticString) -> Int? {
+        let found: Int?
+        if !decoder.keysAsWritten || tape.length(object) > Self.searchLimit {
+            found = decoder.objectIndex(object, site: JSONPathSite(prefix: prefix)).values[key.description].map { $0 - 1 }
+        } else {
+            found = key.withUTF8Buffer { wanted in
+                var entry = object + 1
+                while entry < end {
+                    if tape.flags(entry) & JSONTape.hasEscapes == 0 {
+                        if tape.length(entry) == wanted.count, JSONTapeReader.equal(tape.base + tape.offset(entry), wanted.baseAddress, count: wanted.count) {
+                            return entry
+                        }
+                    } else if tape.string(entry).utf8.elementsEqual(wanted) {
+                        return entry
+                    }
+                    entry = tape.next(entry + 1)
+                }
+                return nil
+            }
+        }
+        guard let found else { return nil }
+        // The key at the cursor (escaped, say): still in turn. Any other, and the keys before
+        // the cursor are no longer all matched ones.
+        if inOrder, found == cursor {
+            cursor = tape.next(found + 1)
+        } else {
+            inOrder = false
+        }
+        return found + 1
+    }
+}
