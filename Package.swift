@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let strictness: [SwiftSetting] = [
@@ -14,6 +15,7 @@ let strictness: [SwiftSetting] = [
 let asyncHTTPClientTrait: Set<String> = ["AsyncHTTPClient"]
 let hummingbirdTrait: Set<String> = ["Hummingbird"]
 let vaporTrait: Set<String> = ["Vapor"]
+let macrosTrait: Set<String> = ["Macros"]
 
 // `Development/` depends back on this package, a package-level cycle SwiftPM builds but its
 // plugin host cannot serialize: SwiftPM 6.3 crashes running any plugin here (later versions
@@ -21,6 +23,34 @@ let vaporTrait: Set<String> = ["Vapor"]
 // HTTPSERIALIZATION_DOCS=1 so the documentation plugin sees the library without the tests
 // and what only they use.
 let buildingDocumentation = Context.environment["HTTPSERIALIZATION_DOCS"] != nil
+
+// `@JSONTapeCodable`: the compiler plugin and the target that declares it (split out of the
+// package's expression, which is otherwise too large to type-check in time).
+let macroTargets: [Target] = [
+        // The compiler plugin behind `@JSONTapeCodable`. SwiftPM decides which targets are
+        // reachable before it reads conditions, so every edge to swift-syntax is conditional
+        // too, and without the trait the sources compile to an empty program.
+        .macro(
+            name: "HTTPSerializationMacroPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+            ],
+            swiftSettings: strictness
+        ),
+        // The macro's declaration, over the Codable layer it re-exports.
+        .target(
+            name: "HTTPSerializationMacros",
+            dependencies: [
+                "HTTPSerializationCodable",
+                .target(name: "HTTPSerializationMacroPlugin", condition: .when(traits: macrosTrait)),
+            ],
+            swiftSettings: strictness
+        ),
+]
 
 let package = Package(
     name: "swift-http-serialization",
@@ -50,6 +80,9 @@ let package = Package(
         // Vapor 4's content coders, streamed multipart reads and streamed responses on this
         // package; empty unless the app enables the `Vapor` trait.
         .library(name: "HTTPSerializationVapor", targets: ["HTTPSerializationVapor"]),
+        // `@JSONTapeCodable`: readers generated per model, past what `Decodable` can reach;
+        // the Codable layer alone unless the app enables the `Macros` trait (swift-syntax).
+        .library(name: "HTTPSerializationMacros", targets: ["HTTPSerializationMacros"]),
     ],
     traits: [
         .trait(
@@ -64,6 +97,10 @@ let package = Package(
             name: "Vapor",
             description: "Builds HTTPSerializationVapor: this package's JSON, form, query and multipart coders as Vapor 4's content configuration, and streamed responses."
         ),
+        .trait(
+            name: "Macros",
+            description: "Declares @JSONTapeCodable in HTTPSerializationMacros, which writes each model's JSON reader at compile time (builds swift-syntax)."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -72,6 +109,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        // The `Macros` trait's only dependency: swift-syntax releases track Swift's (600 is
+        // Swift 6.0), and the compiler and the plugin agree on a protocol across them.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ] + (buildingDocumentation ? [
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -176,7 +216,7 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-    ] + (buildingDocumentation ? [] : [
+    ] + macroTargets + (buildingDocumentation ? [] : [
         // The core alone, as an app on it sees it: no Foundation, no upper layer.
         .testTarget(
             name: "HTTPSerializationCoreTests",
@@ -214,10 +254,22 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The macro's expansions and refusals, checked on source text.
+        .testTarget(
+            name: "HTTPSerializationMacroPluginTests",
+            dependencies: [
+                "HTTPSerializationMacroPlugin",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "HTTPSerializationTests",
             dependencies: [
-                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "CImageCodecs",
+                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "HTTPSerializationMacros", "CImageCodecs",
                 .product(name: "EchoServer", package: "Development"),
                 .product(name: "HTTPSerCLI", package: "Development"),
                 .product(name: "SeededGenerators", package: "Development"),

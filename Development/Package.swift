@@ -21,6 +21,7 @@ let productChecks: [Target] = [
     ("Images", "HTTPSerializationImages"), ("Compression", "HTTPSerializationCompression"),
     ("All", "HTTPSerialization"), ("AsyncHTTPClient", "HTTPSerializationAsyncHTTPClient"),
     ("Hummingbird", "HTTPSerializationHummingbird"), ("Vapor", "HTTPSerializationVapor"),
+    ("Macros", "HTTPSerializationMacros"),
 ].map { folder, product in
     var dependencies: [Target.Dependency] = [.product(name: product, package: "swift-http-serialization")]
     if folder == "AsyncHTTPClient" { dependencies.append(.product(name: "AsyncHTTPClient", package: "async-http-client")) }
@@ -45,7 +46,7 @@ let package = Package(
         .library(name: "ProductChecks", type: .static, targets: productChecks.map(\.name)),
     ],
     dependencies: [
-        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient", "Hummingbird", "Vapor"]),
+        .package(name: "swift-http-serialization", path: "..", traits: ["AsyncHTTPClient", "Hummingbird", "Vapor", "Macros"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -122,6 +123,7 @@ let package = Package(
                 "SeededGenerators", "Checksums", "EchoServer",
                 .product(name: "HTTPSerialization", package: "swift-http-serialization"),
                 .product(name: "HTTPSerializationAsyncHTTPClient", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationMacros", package: "swift-http-serialization"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

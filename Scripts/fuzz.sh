@@ -32,9 +32,9 @@ products="$(swift build -c release --scratch-path "$build/spm" --show-bin-path)"
 objects=()
 for module in "$root"/Sources/HTTPSerialization*/; do
     name="$(basename "$module")"
-    # The trait-gated integrations (the async-http-client bridge, the framework layers) are
-    # not part of the HTTPSerialization target.
-    case "$name" in HTTPSerializationAsyncHTTPClient|HTTPSerializationHummingbird|HTTPSerializationVapor) continue ;; esac
+    # The trait-gated integrations (the async-http-client bridge, the framework layers, the
+    # macro and its plugin) are not part of the HTTPSerialization target.
+    case "$name" in HTTPSerializationAsyncHTTPClient|HTTPSerializationHummingbird|HTTPSerializationVapor|HTTPSerializationMacros|HTTPSerializationMacroPlugin) continue ;; esac
     while IFS= read -r source; do
         objects+=("$products/$name.build/$(basename "$source").o")
     done < <(find "$module" -name '*.swift')

@@ -230,4 +230,83 @@ struct JSONTapeDecodableTests {
         let foundation = JSONDecoder()
         #expect(Outcome { try JSONBodyDecoder().decode(Stamped.self, from: text) } == Outcome { try foundation.decode(Stamped.self, from: text) })
     }
+
+    /// A reader that asks for a key again (after `contains`, or to retry as another type).
+    struct Retrying: Decodable, Equatable, JSONTapeDecodable {
+        var id: Int
+        var seen: Bool
+
+        init(id: Int, seen: Bool) { (self.id, self.seen) = (id, seen) }
+
+        init(jsonTape value: JSONTapeValue) throws {
+            var object = try value.object()
+            seen = object.contains("id")
+            if let number = try? object.decode(Int.self, forKey: "id") {
+                id = number
+            } else {
+                id = Int(try object.decode(String.self, forKey: "id")) ?? -1
+            }
+        }
+    }
+
+    @Test("a key asked for again reads its first value again, also where the key repeats")
+    func repeatedLookupsReadTheFirstValue() throws {
+        #expect(try JSONBodyDecoder().decode(Retrying.self, from: Data(#"{"id":1,"id":"x"}"#.utf8)) == Retrying(id: 1, seen: true))
+        #expect(try JSONBodyDecoder().decode(Retrying.self, from: Data(#"{"id":"5","id":6}"#.utf8)) == Retrying(id: 5, seen: true))
+        #expect(try JSONBodyDecoder().decode(Retrying.self, from: Data(#"{"\u0069d":"7","id":8}"#.utf8)) == Retrying(id: 7, seen: true))
+        let filler = (0..<40).map { "\"f\($0)\":\($0)" }.joined(separator: ",")
+        #expect(try JSONBodyDecoder().decode(Retrying.self, from: Data("{\"id\":\"9\",\"id\":10,\(filler)}".utf8)) == Retrying(id: 9, seen: true))
+    }
+
+    @Test("dictionary keys that read as numbers are Int keys on the path, as Dictionary.init(from:) names them")
+    func numericDictionaryKeysOnThePath() {
+        struct Counts: Decodable, Equatable, JSONTapeDecodable {
+            var counts: [String: Int]
+            init(jsonTape value: JSONTapeValue) throws {
+                var object = try value.object()
+                counts = try object.decode([String: Int].self, forKey: "counts")
+            }
+        }
+        let text = Data(#"{"counts":{"a":1,"7":"x"}}"#.utf8)
+        let ours = Outcome { try JSONBodyDecoder().decode(Counts.self, from: text) }
+        #expect(ours == Outcome { try JSONDecoder().decode(Counts.self, from: text) })
+        #expect(ours == .error(kind: "typeMismatch", path: ["counts", "#7"], type: "Int"))
+    }
+
+    @Test("under a key strategy, a repeated dictionary key's value is read too, as JSONDecoder reads it; custom strategies see each path")
+    func keyStrategiesInReaders() throws {
+        struct Snake: Decodable, Equatable, JSONTapeDecodable {
+            var userID: Int
+            var extra: [String: Int]
+            init(jsonTape value: JSONTapeValue) throws {
+                var object = try value.object()
+                userID = try object.decode(Int.self, forKey: "userID")
+                extra = try object.decode([String: Int].self, forKey: "extra")
+            }
+        }
+        var ours = JSONBodyDecoder()
+        ours.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        for text in [#"{"user_i_d":1,"extra":{"a_b":1,"a_b":2}}"#, #"{"user_i_d":1,"extra":{"a_b":1,"a_b":"x"}}"#, #"{"userID":1,"extra":{}}"#] {
+            let data = Data(text.utf8)
+            #expect(Outcome { try ours.decode(Snake.self, from: data) } == Outcome { try foundation.decode(Snake.self, from: data) }, "\(text)")
+        }
+        var upper = JSONBodyDecoder()
+        upper.keyDecodingStrategy = .custom { path in JSONCodingKey(stringValue: path.last!.stringValue.lowercased() == "userid" ? "userID" : path.last!.stringValue) }
+        #expect(try upper.decode(Snake.self, from: Data(#"{"USERID":3,"extra":{"K":1}}"#.utf8)) == (try JSONDecoder().decode(Snake.self, from: Data(#"{"userID":3,"extra":{"K":1}}"#.utf8))))
+    }
+
+    @Test("a non-ASCII key matches its canonically equivalent spelling, as JSONDecoder's String keys do")
+    func canonicallyEquivalentKeys() throws {
+        struct Cafe: Decodable, Equatable, JSONTapeDecodable {
+            var café: Int
+            init(jsonTape value: JSONTapeValue) throws {
+                var object = try value.object()
+                café = try object.decode(Int.self, forKey: "caf\u{E9}")
+            }
+        }
+        let text = Data("{\"cafe\u{301}\":1}".utf8)
+        #expect(try JSONBodyDecoder().decode(Cafe.self, from: text) == (try JSONDecoder().decode(Cafe.self, from: text)))
+    }
 }

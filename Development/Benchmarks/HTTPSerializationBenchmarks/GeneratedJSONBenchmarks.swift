@@ -3,14 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPSerialization
+import HTTPSerializationMacros
 
 /// Issue 41: models that read themselves from the tape (``JSONTapeDecodable``), against
 /// `JSONDecoder` on the same types, on §6, §7 and §8. The `Decodable` path's figure (the
 /// shapes' own models, which have no reader) is printed beside it, and this path's floor: the
 /// same models built from values already read, in order, with no key matched.
 enum GeneratedJSONBenchmarks {
-    /// §6's record, with a reader written as the `Macros` trait writes it.
+    /// §6's record, with a generated reader.
+    @JSONTapeCodable
     struct Record: Codable, Equatable {
+        @JSONTapeCodable
         struct Address: Codable, Equatable { var street: String; var city: String; var zip: String }
         var id: Int
         var uuid: String
@@ -23,6 +26,7 @@ enum GeneratedJSONBenchmarks {
         var created: String
     }
 
+    @JSONTapeCodable
     struct TextRecord: Codable, Equatable {
         var id: Int
         var title: String
@@ -31,6 +35,7 @@ enum GeneratedJSONBenchmarks {
         var notes: [String]
     }
 
+    @JSONTapeCodable
     struct NumberRecord: Codable, Equatable {
         var id: Int
         var x: Double
@@ -97,52 +102,5 @@ enum GeneratedJSONBenchmarks {
             + "JSONDecoder / (floor + scan) \(format(times[0] / (times[3] + times[4]), 2))x, the most this path can reach; "
             + "generated readers at \(format(times[1] / (times[3] + times[4]), 2))x that time")
         recordRatio("json-generated-decoding-\(key)vs-jsondecoder", times[0] / times[1], target: target)
-    }
-}
-
-extension GeneratedJSONBenchmarks.Record: JSONTapeDecodable {
-    init(jsonTape value: JSONTapeValue) throws {
-        var object = try value.object()
-        id = try object.decode(Int.self, forKey: "id")
-        uuid = try object.decode(String.self, forKey: "uuid")
-        name = try object.decode(String.self, forKey: "name")
-        email = try object.decode(String.self, forKey: "email")
-        active = try object.decode(Bool.self, forKey: "active")
-        score = try object.decode(Double.self, forKey: "score")
-        tags = try object.decode([String].self, forKey: "tags")
-        address = try object.decode(Address.self, forKey: "address")
-        created = try object.decode(String.self, forKey: "created")
-    }
-}
-
-extension GeneratedJSONBenchmarks.Record.Address: JSONTapeDecodable {
-    init(jsonTape value: JSONTapeValue) throws {
-        var object = try value.object()
-        street = try object.decode(String.self, forKey: "street")
-        city = try object.decode(String.self, forKey: "city")
-        zip = try object.decode(String.self, forKey: "zip")
-    }
-}
-
-extension GeneratedJSONBenchmarks.TextRecord: JSONTapeDecodable {
-    init(jsonTape value: JSONTapeValue) throws {
-        var object = try value.object()
-        id = try object.decode(Int.self, forKey: "id")
-        title = try object.decode(String.self, forKey: "title")
-        body = try object.decode(String.self, forKey: "body")
-        lang = try object.decode(String.self, forKey: "lang")
-        notes = try object.decode([String].self, forKey: "notes")
-    }
-}
-
-extension GeneratedJSONBenchmarks.NumberRecord: JSONTapeDecodable {
-    init(jsonTape value: JSONTapeValue) throws {
-        var object = try value.object()
-        id = try object.decode(Int.self, forKey: "id")
-        x = try object.decode(Double.self, forKey: "x")
-        y = try object.decode(Double.self, forKey: "y")
-        z = try object.decode(Double.self, forKey: "z")
-        w = try object.decode([Double].self, forKey: "w")
-        t = try object.decode(Double.self, forKey: "t")
     }
 }

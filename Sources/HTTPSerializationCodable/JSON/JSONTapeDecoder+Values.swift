@@ -251,10 +251,9 @@ extension Dictionary: JSONStringKeyedDictionary where Key == String, Value: Deco
         let end = tape.offset(object)
         while key < end {
             let name = tape.string(key)
-            // The first of duplicate keys wins, as in `JSONDecoder`.
-            if self[name] == nil {
-                self[name] = try decoder.decodeValue(Value.self, at: key + 1, site: site, appending: { .key(JSONCodingKey(stringValue: name)) })
-            }
+            // `JSONDecoder` decodes every member here, a repeated key's too, and keeps the first.
+            let value = try decoder.decodeValue(Value.self, at: key + 1, site: site, appending: { .key(JSONCodingKey(stringValue: name)) })
+            if self[name] == nil { self[name] = value }
             key = tape.next(key + 1)
         }
     }

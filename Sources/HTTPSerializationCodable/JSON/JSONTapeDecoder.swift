@@ -37,6 +37,12 @@ struct JSONCodingKey: CodingKey, Sendable {
         self.intValue = intValue
     }
 
+    /// A dictionary's key as `Dictionary.init(from:)` names it: also an `Int` when it reads as one.
+    init(dictionaryKey: String) {
+        stringValue = dictionaryKey
+        intValue = Int(dictionaryKey)
+    }
+
     /// An array position, named as `JSONDecoder` names it.
     init(index: Int) {
         stringValue = "Index \(index)"
@@ -104,15 +110,23 @@ final class JSONTapeDecoder: Decoder {
     @exclusivity(unchecked) private var readerCache: (ObjectIdentifier?, (any JSONTapeDecodable.Type)?, ObjectIdentifier?, (any JSONTapeDecodable.Type)?)
         = (nil, nil, nil, nil)
 
-    /// Indexes of objects that generated readers look keys up in (under a key strategy, or
-    /// large and read out of order), by the object's entry.
-    @exclusivity(unchecked) private var objectIndexes: [Int: JSONObjectIndex] = [:]
+    /// The last few indexes of objects that generated readers looked keys up in (under a key
+    /// strategy, or large and read out of order), by the object's entry: a reader asks for its
+    /// object's keys between its nested values' own, and the decoder keeps no more than this.
+    @exclusivity(unchecked) private var objectIndexes: [(object: Int, index: JSONObjectIndex)] = []
+    @exclusivity(unchecked) private var nextIndexSlot = 0
+    static let indexSlots = 8
 
-    /// The index of `object`, made the first time it is asked for.
+    /// The index of `object`, made when it is not among the last few.
     func objectIndex(_ object: Int, site: JSONPathSite) -> JSONObjectIndex {
-        if let index = objectIndexes[object] { return index }
+        if let kept = objectIndexes.first(where: { $0.object == object }) { return kept.index }
         let index = JSONObjectIndex(object, decoder: self, site: site)
-        objectIndexes[object] = index
+        if objectIndexes.count < Self.indexSlots {
+            objectIndexes.append((object, index))
+        } else {
+            objectIndexes[nextIndexSlot] = (object, index)
+            nextIndexSlot = (nextIndexSlot + 1) % Self.indexSlots
+        }
         return index
     }
 

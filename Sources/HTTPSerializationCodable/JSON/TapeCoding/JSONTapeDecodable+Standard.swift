@@ -120,21 +120,26 @@ extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
 }
 
 extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDecodable {
-    /// Reads a JSON object, keys as written (the first of a repeated key), each value by its type's reader.
+    /// Reads a JSON object, keys as written (the first of a repeated key), each value by its
+    /// type's reader, with `JSONDecoder`'s paths: a key that reads as a number is also an `Int`
+    /// key, as `Dictionary.init(from:)` names it, except under a key strategy, where (as there)
+    /// a repeated key's value is read too.
     public init(jsonTape value: JSONTapeValue) throws {
         let decoder = value.decoder
         let tape = decoder.tape
         let object = value.entry
         guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
         self.init(minimumCapacity: tape.length(object))
+        let asWritten = decoder.keysAsWritten
         var key = object + 1
         let end = tape.offset(object)
         while key < end {
             let name = tape.string(key)
-            if self[name] == nil {
-                decoder.path.append(.key(JSONCodingKey(stringValue: name)))
+            if !asWritten || self[name] == nil {
+                decoder.path.append(.key(asWritten ? JSONCodingKey(dictionaryKey: name) : JSONCodingKey(stringValue: name)))
                 defer { decoder.path.removeLast() }
-                self[name] = try Value(jsonTape: JSONTapeValue(decoder: decoder, entry: key + 1))
+                let member = try Value(jsonTape: JSONTapeValue(decoder: decoder, entry: key + 1))
+                if self[name] == nil { self[name] = member }
             }
             key = tape.next(key + 1)
         }

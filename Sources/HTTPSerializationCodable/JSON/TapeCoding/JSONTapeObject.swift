@@ -8,11 +8,13 @@ import HTTPSerializationCore
 /// An object of a parsed JSON document, read by key: what a ``JSONTapeDecodable`` reader
 /// uses where `init(from:)` uses a keyed container.
 ///
-/// Keys are the coding keys' strings, matched as bytes. Properties asked for in the order the
-/// document writes them (the usual case: the order the model encodes them) are found at the
-/// object's next key; any other order, an escaped key or a key strategy falls back to a
-/// search that finds what a keyed container would. Where a key repeats, the first is read,
-/// as `JSONDecoder` reads it.
+/// Keys are the coding keys' strings. Properties asked for in the order the document writes
+/// them (the usual case: the order the model encodes them) are matched as bytes at the
+/// object's next key; any other order, a key asked for again, an escaped or non-ASCII key
+/// (compared as `String`s compare) or a key strategy falls back to a search that finds what a
+/// keyed container would. Where a key repeats, the first is read, as `JSONDecoder` reads it.
+///
+/// Valid only during the reader's call, as the ``JSONTapeValue`` it came from.
 public struct JSONTapeObject {
     // Unowned and unchecked for the reason ``JSONTapeValue`` gives.
     unowned(unsafe) let decoder: JSONTapeDecoder
@@ -29,6 +31,9 @@ public struct JSONTapeObject {
     /// first of its name when it matches. Off under a key strategy, which looks keys up in
     /// the decoder's index of the object.
     var inOrder: Bool
+    /// A bit for each key matched at the cursor (by a hash of its bytes): a key asked for again
+    /// is searched for, so its first value is the one read again.
+    var matched: UInt64 = 0
 
     /// Objects with more keys than this are indexed once read out of order, rather than searched for each key.
     static var searchLimit: Int { 32 }
@@ -58,7 +63,10 @@ public struct JSONTapeObject {
     public var codingPath: [any CodingKey] { decoder.codingPath(JSONPathSite(prefix: prefix)) }
 
     /// Whether the object has a value, null included, for `key`.
-    public mutating func contains(_ key: StaticString) -> Bool { valueEntry(key) != nil }
+    public func contains(_ key: StaticString) -> Bool {
+        var probe = self
+        return probe.search(key) != nil
+    }
 
     // MARK: Reading
 
@@ -182,12 +190,25 @@ public struct JSONTapeObject {
             if word & (JSONTape.wideBit | UInt64(JSONTape.hasEscapes) << JSONTape.flagsShift) == 0,
                Int(word >> JSONTape.lengthShift & JSONTape.lengthMask) == count,
                key.withUTF8Buffer({ JSONTapeReader.equal(tape.base + Int(word >> 32), $0.baseAddress, count: count) }) {
-                let value = cursor + 1
-                cursor = tape.next(value)
-                return value
+                // A key asked for again would take a repeated key's later value here: the bit
+                // says it may have been matched before, and then the keys passed are checked.
+                let bit = Self.bit(key)
+                if matched & bit == 0 || firstKey(key, from: object + 1, to: cursor) == nil {
+                    matched |= bit
+                    let value = cursor + 1
+                    cursor = tape.next(value)
+                    return value
+                }
             }
         }
         return search(key)
+    }
+
+    /// The bit of ``matched`` that stands for `key`.
+    @inline(__always)
+    static func bit(_ key: StaticString) -> UInt64 {
+        let hash = key.withUTF8Buffer { JSONTapeReader.keyHash($0) }
+        return 1 << (hash >> 58)
     }
 
     /// The first value for `key` anywhere in the object: from the decoder's index of it under
@@ -197,29 +218,38 @@ public struct JSONTapeObject {
         if !decoder.keysAsWritten || tape.length(object) > Self.searchLimit {
             found = decoder.objectIndex(object, site: JSONPathSite(prefix: prefix)).values[key.description].map { $0 - 1 }
         } else {
-            found = key.withUTF8Buffer { wanted in
-                var entry = object + 1
-                while entry < end {
-                    if tape.flags(entry) & JSONTape.hasEscapes == 0 {
-                        if tape.length(entry) == wanted.count, JSONTapeReader.equal(tape.base + tape.offset(entry), wanted.baseAddress, count: wanted.count) {
-                            return entry
-                        }
-                    } else if tape.string(entry).utf8.elementsEqual(wanted) {
-                        return entry
-                    }
-                    entry = tape.next(entry + 1)
-                }
-                return nil
-            }
+            found = firstKey(key, from: object + 1, to: end)
         }
         guard let found else { return nil }
-        // The key at the cursor (escaped, say): still in turn. Any other, and the keys before
-        // the cursor are no longer all matched ones.
+        // The first of its name at the cursor (escaped, say): still in turn. Anywhere else,
+        // and the keys before the cursor are no longer all matched ones.
         if inOrder, found == cursor {
+            matched |= Self.bit(key)
             cursor = tape.next(found + 1)
         } else {
             inOrder = false
         }
         return found + 1
+    }
+
+    /// The first key entry from `first` up to `limit` that is `key`.
+    private func firstKey(_ key: StaticString, from first: Int, to limit: Int) -> Int? {
+        key.withUTF8Buffer { wanted in
+            var entry = first
+            while entry < limit {
+                let flags = tape.flags(entry)
+                if flags & JSONTape.hasEscapes == 0,
+                   tape.length(entry) == wanted.count, JSONTapeReader.equal(tape.base + tape.offset(entry), wanted.baseAddress, count: wanted.count) {
+                    return entry
+                }
+                // Escaped or non-ASCII: compared as `String`s, which also match canonically
+                // equivalent spellings, as `JSONDecoder`'s keys do.
+                if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, tape.string(entry) == key.description {
+                    return entry
+                }
+                entry = tape.next(entry + 1)
+            }
+            return nil
+        }
     }
 }

@@ -1,0 +1,9 @@
+#if Macros
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+/// The macros this plugin expands.
+struct HTTPSerializationMacroPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [JSONTapeCodableMacro.self]
+}
+#endif

@@ -1,0 +1,93 @@
+#if Macros
+import Foundation
+import HTTPSerializationMacros
+import SeededGenerators
+import Testing
+
+/// Models with `@JSONTapeCodable` readers, through the seeded differential documents: the
+/// generated code gives `JSONDecoder`'s values and errors, and is the code that runs.
+@Suite("@JSONTapeCodable readers: JSONDecoder's values and errors")
+struct GeneratedReaderTests {
+    @JSONTapeCodable
+    enum Level: String, Codable, Equatable { case low, high }
+
+    @JSONTapeCodable
+    struct Child: Codable, Equatable {
+        var key: String
+        var value: Int?
+        var nested: [Child]?
+    }
+
+    @JSONTapeCodable
+    struct Model: Decodable, Equatable {
+        var id: Int
+        var name: String
+        var score: Double?
+        var small: Int8?
+        var unsigned: UInt16?
+        var ratio: Float?
+        var flags: [Bool]
+        var tags: [String]?
+        var child: Child?
+        var children: [JSONTapeDecodableTests.PlainChild]
+        var counts: [String: Int]?
+        var level: Level?
+        var big: Int64?
+        var huge: UInt64?
+    }
+
+    @JSONTapeCodable
+    struct SnakeModel: Codable, Equatable {
+        var userID: Int?
+        var userName: String
+        var createdAt: Double?
+        var nestedValue: [String: Int]?
+        var __private_: Bool?
+    }
+
+    @Test("5,000 seeded documents through generated readers decode as JSONDecoder decodes them")
+    func modelsMatchJSONDecoder() {
+        JSONBodyDecoderDifferentialTests.compare(Model.self, rounds: 5_000, seed: 4_111) { ModelDocuments.model(&$0) }
+        JSONBodyDecoderDifferentialTests.compare([Model].self, rounds: 500, seed: 4_112) { random in
+            "[" + (0..<random.range(1, 3)).map { _ in ModelDocuments.model(&random) }.joined(separator: ",") + "]"
+        }
+    }
+
+    @Test("generated readers under the snake-case strategy match JSONDecoder")
+    func snakeCaseMatchesJSONDecoder() {
+        var ours = JSONBodyDecoder()
+        ours.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        JSONBodyDecoderDifferentialTests.compare(SnakeModel.self, rounds: 2_000, seed: 4_113, ours: ours, foundation: foundation) {
+            ModelDocuments.snake(&$0)
+        }
+    }
+
+    /// Coding keys rename and leave out; a `let` with a value and a computed property are not read.
+    @JSONTapeCodable
+    public struct Renamed: Codable, Equatable {
+        public var id: Int
+        var title: String
+        var draft = false
+        let kind = "post"
+        var shout: String { title.uppercased() }
+        enum CodingKeys: String, CodingKey {
+            case id = "post_id", title = "the \"title\""
+        }
+    }
+
+    @Test("coding keys, constants and computed properties are honoured as synthesized Codable honours them")
+    func codingKeysAndLeftOutProperties() throws {
+        let text = Data(#"{"post_id":3,"the \"title\"":"hi","draft":true,"kind":"other"}"#.utf8)
+        let ours = try JSONBodyDecoder().decode(Renamed.self, from: text)
+        #expect(ours == (try JSONDecoder().decode(Renamed.self, from: text)))
+        #expect(ours.id == 3 && ours.title == "hi" && !ours.draft && ours.kind == "post")
+        #expect(Renamed.self is any JSONTapeDecodable.Type)
+        let missing = Data(#"{"post_id":3}"#.utf8)
+        let error = JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Renamed.self, from: missing) }
+        #expect(error == JSONBodyDecoderDifferentialTests.Outcome { try JSONDecoder().decode(Renamed.self, from: missing) })
+        #expect(error == .error(kind: "keyNotFound", path: ["the \"title\""], type: ""))
+    }
+}
+#endif
