@@ -254,15 +254,15 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-        // The macro's expansions and refusals, checked on source text.
+        // The macro's expansions and refusals, checked on source text (empty without the trait).
         .testTarget(
             name: "HTTPSerializationMacroPluginTests",
             dependencies: [
                 "HTTPSerializationMacroPlugin",
-                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
             ],
             swiftSettings: strictness
         ),

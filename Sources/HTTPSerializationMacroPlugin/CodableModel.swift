@@ -3,19 +3,25 @@ import SwiftDiagnostics
 import SwiftSyntax
 
 /// What synthesized `Codable` reads and writes of a type, found in its declaration as the
-/// compiler finds it: the stored properties in order, each with its key (the property's name,
-/// or its `CodingKeys` case's raw value), and whether it is optional.
+/// compiler finds it: the coded properties in its order (the `CodingKeys` cases' order when
+/// there is such an enum, else the declaration's), each with its key (the property's name, or
+/// its case's raw value), and whether it is optional.
 struct CodableModel {
     struct Property {
-        /// The name as `self.<name>` spells it.
+        /// The name as `self.<name>` spells it (backticks kept).
         var name: String
+        /// The name without backticks: what `CodingKeys` calls it.
+        var plainName: String
         /// The key as a string literal in Swift source.
         var key: String
-        /// `T?`, `T!` or `Optional<T>`: read with `decodeIfPresent`, as synthesized `Codable` does.
+        /// `T?`, `T!` or `Optional<T>`: read with `decodeIfPresent` and written with
+        /// `encodeIfPresent`, as synthesized `Codable` does.
         var isOptional: Bool
+        /// False for a `let` with a value: written, never read, as synthesized `Codable` does.
+        var isDecoded = true
     }
 
-    /// Why a declaration cannot have generated readers, at the node that says so.
+    /// Why a declaration cannot have generated code, at the node that says so.
     struct Refusal: Error {
         var node: Syntax
         var message: String
@@ -23,45 +29,99 @@ struct CodableModel {
 
     var properties: [Property] = []
 
-    /// The coded properties of a struct, or the reason it has none the macro can write.
+    /// The coded properties of a struct, or the reason the macro cannot write its code.
     init(struct declaration: StructDeclSyntax) throws(Refusal) {
         let members = declaration.memberBlock.members.map(\.decl)
-        for member in members {
-            if let initializer = member.as(InitializerDeclSyntax.self), Self.isDecodingInitializer(initializer) {
-                throw Refusal(node: Syntax(initializer), message: "\(declaration.name.text) has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)")
-            }
-        }
-        let keys = try Self.codingKeys(in: members)
+        try Self.refuseHiddenMembers(members)
         var stored: [Property] = []
         for member in members {
             guard let variable = member.as(VariableDeclSyntax.self) else { continue }
             try Self.storedProperties(variable, into: &stored)
         }
-        if let keys {
-            // As synthesized `Codable`: exactly the properties `CodingKeys` names, in declaration order.
-            properties = stored.compactMap { property in
-                keys[property.name].map { Property(name: property.name, key: $0, isOptional: property.isOptional) }
-            }
-        } else {
+        guard let keys = try Self.codingKeys(in: members) else {
             properties = stored
+            return
+        }
+        // As synthesized `Codable`: the properties `CodingKeys` names, in its cases' order.
+        properties = keys.compactMap { name, key in
+            stored.first { $0.plainName == name }.map { property in
+                var property = property
+                property.key = key
+                return property
+            }
         }
     }
 
-    /// Whether `initializer` is `init(from:)` with one parameter, a `Decoder`'s.
-    static func isDecodingInitializer(_ initializer: InitializerDeclSyntax) -> Bool {
-        let parameters = initializer.signature.parameterClause.parameters
-        return parameters.count == 1 && parameters.first?.firstName.text == "from"
+    /// Refuses a type whose own `init(from:)` (when `reads`) or `encode(to:)` (when `writes`)
+    /// does something generated code would not. One declared in an extension is not seen.
+    static func refuseCustomCoding(in declaration: some DeclGroupSyntax, name: String, reads: Bool, writes: Bool) throws(Refusal) {
+        for member in declaration.memberBlock.members {
+            if reads, let initializer = member.decl.as(InitializerDeclSyntax.self), isDecodingInitializer(initializer) {
+                throw Refusal(node: Syntax(initializer), message: "\(name) has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)")
+            }
+            if writes, let function = member.decl.as(FunctionDeclSyntax.self), isEncodingFunction(function) {
+                throw Refusal(node: Syntax(function), message: "\(name) has its own encode(to:); a generated writer would not do what it does. Remove @JSONTapeCodable, or the custom encode(to:)")
+            }
+        }
     }
 
-    /// The keys a nested `CodingKeys` enum gives, by case name; nil when there is none.
-    static func codingKeys(in members: [DeclSyntax]) throws(Refusal) -> [String: String]? {
+    /// `init(from: some Decoder)`, spelled any way that names a decoder.
+    static func isDecodingInitializer(_ initializer: InitializerDeclSyntax) -> Bool {
+        let parameters = initializer.signature.parameterClause.parameters
+        guard parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == "from" else { return false }
+        return parameter.type.trimmedDescription.contains("Decoder")
+    }
+
+    /// `func encode(to: some Encoder)`, spelled any way that names an encoder.
+    static func isEncodingFunction(_ function: FunctionDeclSyntax) -> Bool {
+        let parameters = function.signature.parameterClause.parameters
+        guard function.name.text == "encode", parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == "to" else { return false }
+        return parameter.type.trimmedDescription.contains("Encoder")
+    }
+
+    /// Refuses stored properties, coding keys or coding functions inside `#if`: the macro sees
+    /// one spelling of the source, not the configuration the compiler builds.
+    static func refuseHiddenMembers(_ members: [DeclSyntax]) throws(Refusal) {
         for member in members {
+            guard let conditional = member.as(IfConfigDeclSyntax.self) else { continue }
+            for clause in conditional.clauses {
+                guard case .decls(let inner)? = clause.elements else { continue }
+                for item in inner {
+                    let decl = item.decl
+                    let hidden = decl.as(VariableDeclSyntax.self).map { variable in
+                        !variable.modifiers.contains { ["static", "class"].contains($0.name.text) }
+                            && variable.bindings.contains { $0.accessorBlock.map(isComputed) != true }
+                    } ?? false
+                    let keys = decl.as(EnumDeclSyntax.self)?.name.text == "CodingKeys" || decl.as(StructDeclSyntax.self)?.name.text == "CodingKeys"
+                    let coding = decl.as(InitializerDeclSyntax.self).map(isDecodingInitializer) ?? false
+                        || decl.as(FunctionDeclSyntax.self).map(isEncodingFunction) ?? false
+                    if hidden || keys || coding || decl.is(IfConfigDeclSyntax.self) {
+                        throw Refusal(node: Syntax(decl), message: "@JSONTapeCodable does not see stored properties, coding keys or coding functions inside #if; move it out of the #if, or remove @JSONTapeCodable")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The keys a nested `CodingKeys` enum gives, by case name, in its order; nil when there is none.
+    static func codingKeys(in members: [DeclSyntax]) throws(Refusal) -> [(name: String, key: String)]? {
+        for member in members {
+            if let alias = member.as(TypeAliasDeclSyntax.self), alias.name.text == "CodingKeys" {
+                throw Refusal(node: Syntax(alias), message: "CodingKeys is a type alias; @JSONTapeCodable reads the cases of a CodingKeys enum declared in the type")
+            }
             if let structKeys = member.as(StructDeclSyntax.self), structKeys.name.text == "CodingKeys" {
                 throw Refusal(node: Syntax(structKeys), message: "CodingKeys is a struct; @JSONTapeCodable reads the cases of a CodingKeys enum")
             }
             guard let keys = member.as(EnumDeclSyntax.self), keys.name.text == "CodingKeys" else { continue }
-            var found: [String: String] = [:]
+            var found: [(name: String, key: String)] = []
             for item in keys.memberBlock.members {
+                if let variable = item.decl.as(VariableDeclSyntax.self),
+                   variable.bindings.contains(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "stringValue" }) {
+                    throw Refusal(node: Syntax(variable), message: "CodingKeys computes its own stringValue; @JSONTapeCodable needs each key as a raw value it can read")
+                }
+                if item.decl.is(IfConfigDeclSyntax.self) {
+                    throw Refusal(node: Syntax(item.decl), message: "@JSONTapeCodable does not see coding keys inside #if; move them out of the #if, or remove @JSONTapeCodable")
+                }
                 guard let cases = item.decl.as(EnumCaseDeclSyntax.self) else { continue }
                 for element in cases.elements {
                     let name = unescaped(element.name.text)
@@ -69,9 +129,9 @@ struct CodableModel {
                         guard let literal = raw.as(StringLiteralExprSyntax.self), literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) else {
                             throw Refusal(node: Syntax(raw), message: "the raw value of CodingKeys.\(name) is not a string literal; @JSONTapeCodable needs the key as written")
                         }
-                        found[name] = literal.trimmedDescription
+                        found.append((name, literal.trimmedDescription))
                     } else {
-                        found[name] = literalText(name)
+                        found.append((name, literalText(name)))
                     }
                 }
             }
@@ -81,30 +141,37 @@ struct CodableModel {
     }
 
     /// The stored instance properties `variable` declares, in order, as synthesized `Codable`
-    /// codes them: computed ones, static ones and constants with a value are left out.
+    /// codes them: computed and static ones are left out, constants with a value only written.
     static func storedProperties(_ variable: VariableDeclSyntax, into properties: inout [Property]) throws(Refusal) {
         let modifiers = variable.modifiers.map(\.name.text)
         if modifiers.contains("static") || modifiers.contains("class") { return }
+        let bindings = Array(variable.bindings)
+        if bindings.allSatisfy({ $0.accessorBlock.map(isComputed) == true }) { return }
         if modifiers.contains("lazy") {
             throw Refusal(node: Syntax(variable), message: "lazy properties are not coded by @JSONTapeCodable; make it a plain stored property or a computed one")
         }
-        if let wrapper = variable.attributes.first {
-            throw Refusal(node: Syntax(wrapper), message: "property wrappers change what Codable writes; @JSONTapeCodable reads plain stored properties only")
+        // A property wrapper is a type, so its attribute is capitalized (`@Published`); the
+        // language's own attributes (`@available`, `@usableFromInline`) are not.
+        if let wrapper = variable.attributes.first(where: { attribute in
+            guard let name = attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
+            return name.first?.isUppercase == true && name != "MainActor"
+        }) {
+            throw Refusal(node: Syntax(wrapper), message: "property wrappers change what Codable reads and writes; @JSONTapeCodable codes plain stored properties only")
         }
         let isConstant = variable.bindingSpecifier.tokenKind == .keyword(.let)
-        let bindings = Array(variable.bindings)
         for (index, binding) in bindings.enumerated() {
             if let accessors = binding.accessorBlock, isComputed(accessors) { continue }
-            // `let x = 1` is never decoded, as in synthesized `Codable`.
-            if isConstant, binding.initializer != nil { continue }
+            // `let x = 1` is written but never read, as in synthesized `Codable`.
+            let isDecoded = !(isConstant && binding.initializer != nil)
             guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
                 throw Refusal(node: Syntax(binding.pattern), message: "a tuple pattern declares several properties at once; declare each on its own for @JSONTapeCodable")
             }
             // `var a, b: Int`: the type written last is each earlier name's too.
             let type = binding.typeAnnotation?.type
                 ?? (binding.initializer == nil ? bindings[index...].lazy.compactMap(\.typeAnnotation?.type).first : nil)
-            let name = unescaped(identifier.identifier.text)
-            properties.append(Property(name: name, key: literalText(name), isOptional: type.map(isOptional) ?? false))
+            let name = identifier.identifier.text
+            let plain = unescaped(name)
+            properties.append(Property(name: name, plainName: plain, key: literalText(plain), isOptional: type.map(isOptional) ?? false, isDecoded: isDecoded))
         }
     }
 
@@ -124,6 +191,9 @@ struct CodableModel {
             return member.baseType.trimmedDescription == "Swift" && member.name.text == "Optional" && member.genericArgumentClause != nil
         }
         if let attributed = type.as(AttributedTypeSyntax.self) { return isOptional(attributed.baseType) }
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil {
+            return isOptional(only.type)
+        }
         return false
     }
 

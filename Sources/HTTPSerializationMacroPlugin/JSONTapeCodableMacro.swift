@@ -4,46 +4,74 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@JSONTapeCodable`: writes a struct's `JSONTapeDecodable` reader from its stored properties
-/// and coding keys, or an enum's from its raw values.
+/// `@JSONTapeCodable`: writes a struct's `JSONTapeDecodable` reader and `JSONTapeEncodable`
+/// writer from its stored properties and coding keys, or an enum's from its raw values.
 public struct JSONTapeCodableMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        let access = accessModifier(of: declaration)
-        let reader: String
+        let directions = codedDirections(of: declaration)
+        let members: [String]
         do throws(CodableModel.Refusal) {
-            reader = try readerBody(for: declaration)
+            members = try generatedMembers(for: declaration, reads: directions.reads, writes: directions.writes)
         } catch {
             context.diagnose(Diagnostic(node: error.node, message: JSONTapeCodableMessage(message: error.message)))
             return []
         }
-        let conformance = protocols.isEmpty ? "" : ": HTTPSerializationCodable.JSONTapeDecodable"
-        let source: DeclSyntax = """
-            extension \(type.trimmed)\(raw: conformance) {
-                \(raw: access)init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
-                    \(raw: reader)
-                }
-            }
-            """
-        guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }
+        // Only the conformances the type does not have yet, as the compiler asks.
+        let wanted = protocols.map(\.trimmedDescription).compactMap { name -> String? in
+            if name.hasSuffix("JSONTapeDecodable") { return directions.reads ? "HTTPSerializationCodable.JSONTapeDecodable" : nil }
+            if name.hasSuffix("JSONTapeEncodable") { return directions.writes ? "HTTPSerializationCodable.JSONTapeEncodable" : nil }
+            return nil
+        }
+        let conformance = wanted.isEmpty ? "" : ": " + wanted.joined(separator: ", ")
+        let ext = try ExtensionDeclSyntax("extension \(type.trimmed)\(raw: conformance)") {
+            for member in members { DeclSyntax(stringLiteral: member) }
+        }
         return [ext]
     }
 
-    /// The statements of `init(jsonTape:)`.
-    static func readerBody(for declaration: some DeclGroupSyntax) throws(CodableModel.Refusal) -> String {
+    /// Which halves to write: a type that spells only `Decodable` gets the reader, only
+    /// `Encodable` the writer; `Codable`, or neither spelled (conformance from elsewhere), both.
+    static func codedDirections(of declaration: some DeclGroupSyntax) -> (reads: Bool, writes: Bool) {
+        let inherited = Set(declaration.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription.replacingSwiftPrefix } ?? [])
+        let decodable = inherited.contains("Decodable"), encodable = inherited.contains("Encodable")
+        if decodable != encodable, !inherited.contains("Codable") { return (decodable, encodable) }
+        return (true, true)
+    }
+
+    /// `init(jsonTape:)` and `encode(jsonTape:)`, as wanted. Always `public`: a member's access
+    /// is capped by its type's, and the macro cannot see an enclosing `public extension`.
+    static func generatedMembers(for declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) throws(CodableModel.Refusal) -> [String] {
+        var members: [String] = []
         if let structure = declaration.as(StructDeclSyntax.self) {
+            try CodableModel.refuseCustomCoding(in: structure, name: structure.name.text, reads: reads, writes: writes)
             let model = try CodableModel(struct: structure)
-            guard !model.properties.isEmpty else { return "_ = try value.object()" }
-            var lines = ["var object = try value.object()"]
-            for property in model.properties {
-                let call = property.isOptional ? "decodeIfPresent" : "decode"
-                lines.append("self.\(property.name) = try object.\(call)(forKey: \(property.key))")
+            // With no coding keys at all, synthesized code asks for no container: any value reads.
+            if reads, model.properties.isEmpty {
+                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", []))
+            } else if reads {
+                let decoded = model.properties.filter(\.isDecoded)
+                var lines = [decoded.isEmpty ? "_ = try value.object()" : "var object = try value.object()"]
+                for property in decoded {
+                    lines.append("self.\(property.name) = try object.\(property.isOptional ? "decodeIfPresent" : "decode")(forKey: \(property.key))")
+                }
+                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines))
             }
-            return lines.joined(separator: "\n")
+            if writes, model.properties.isEmpty {
+                members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", []))
+            } else if writes {
+                var lines = ["var object = writer.object()"]
+                for property in model.properties {
+                    lines.append("try object.\(property.isOptional ? "encodeIfPresent" : "encode")(self.\(property.name), forKey: \(property.key))")
+                }
+                members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", lines))
+            }
+            return members
         }
         if let enumeration = declaration.as(EnumDeclSyntax.self) {
+            try CodableModel.refuseCustomCoding(in: enumeration, name: enumeration.name.text, reads: reads, writes: writes)
             for member in enumeration.memberBlock.members {
                 guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
                 if let element = cases.elements.first(where: { $0.parameterClause != nil }) {
@@ -53,9 +81,20 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             guard hasRawType(enumeration) else {
                 throw CodableModel.Refusal(node: Syntax(enumeration.name), message: "@JSONTapeCodable reads an enum by its raw value; give \(enumeration.name.text) a raw type such as String or Int as its first inherited type")
             }
-            return "self = try value.decodeRawValue(of: Self.self)"
+            if reads {
+                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", ["self = try value.decodeRawValue(of: Self.self)"]))
+            }
+            if writes {
+                members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", ["try writer.encodeRawValue(self)"]))
+            }
+            return members
         }
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
+    }
+
+    /// A member function's source.
+    static func function(_ signature: String, _ lines: [String]) -> String {
+        lines.isEmpty ? signature + " {\n}" : signature + " {\n" + lines.map { "    " + $0 }.joined(separator: "\n") + "\n}"
     }
 
     /// Whether the enum declares a raw type: a case with a raw value, or a first inherited
@@ -70,18 +109,11 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             member.decl.as(EnumCaseDeclSyntax.self)?.elements.contains { $0.rawValue != nil } ?? false
         }
     }
+}
 
-    /// The access modifier the reader needs to satisfy the conformance: the type's own.
-    static func accessModifier(of declaration: some DeclGroupSyntax) -> String {
-        for modifier in declaration.modifiers {
-            switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): return "public "
-            case .keyword(.package): return "package "
-            default: continue
-            }
-        }
-        return ""
-    }
+extension String {
+    /// The name without a leading `Swift.`.
+    var replacingSwiftPrefix: String { hasPrefix("Swift.") ? String(dropFirst(6)) : self }
 }
 
 /// A refusal as the compiler shows it.

@@ -1,14 +1,16 @@
 @_exported import HTTPSerializationCodable
 
 #if Macros
-/// Writes a reader for the model, so JSON decodes it straight from the parse, past what
-/// `Decodable` can reach.
+/// Writes a reader and a writer for the model, so JSON decodes it straight from the parse and
+/// encodes it straight into text, past what `Codable` can reach.
 ///
-/// Attach it to a `Codable` struct (or an enum with raw values): the macro adds a
-/// ``HTTPSerializationCodable/JSONTapeDecodable`` conformance that reads the stored properties
-/// under their coding keys, in the order synthesized `init(from:)` reads them, so values and
-/// `DecodingError`s are the same. ``HTTPSerializationCodable/JSONBodyDecoder`` and every
-/// serializer built on it use the reader from then on; nothing else changes.
+/// Attach it to a `Codable` struct (or an enum with raw values): the macro adds
+/// ``HTTPSerializationCodable/JSONTapeDecodable`` and ``HTTPSerializationCodable/JSONTapeEncodable``
+/// conformances that read and write the stored properties under their coding keys, in the
+/// order synthesized `init(from:)` and `encode(to:)` use, so values, text and errors are the
+/// same. A type that declares only `Decodable` (or only `Encodable`) gets that half.
+/// ``HTTPSerializationCodable/JSONBodyDecoder``, ``HTTPSerializationCodable/JSONBodyEncoder``
+/// and every serializer built on them use the generated code from then on; nothing else changes.
 ///
 /// ```swift
 /// @JSONTapeCodable
@@ -21,6 +23,6 @@
 ///
 /// A type with its own `init(from:)`, a `lazy` property or a property wrapper is refused with
 /// an error that says why. Needs the package's `Macros` trait.
-@attached(extension, conformances: JSONTapeDecodable, names: named(init(jsonTape:)))
+@attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(init(jsonTape:)), named(encode(jsonTape:)))
 public macro JSONTapeCodable() = #externalMacro(module: "HTTPSerializationMacroPlugin", type: "JSONTapeCodableMacro")
 #endif

@@ -8,7 +8,7 @@ import Testing
 /// `@JSONTapeCodable`'s expansions, and its refusals with the reason, on source text.
 @Suite("@JSONTapeCodable: the reader it writes, and what it refuses")
 struct JSONTapeCodableMacroTests {
-    static let specs = ["JSONTapeCodable": MacroSpec(type: JSONTapeCodableMacro.self, conformances: ["JSONTapeDecodable"])]
+    static let specs = ["JSONTapeCodable": MacroSpec(type: JSONTapeCodableMacro.self, conformances: ["JSONTapeDecodable", "JSONTapeEncodable"])]
 
     static func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [], sourceLocation: SourceLocation = #_sourceLocation) {
         assertMacroExpansion(source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs) { failure in
@@ -16,7 +16,7 @@ struct JSONTapeCodableMacroTests {
         }
     }
 
-    @Test("stored properties are read in order under their names; optionals if present; computed, static and valued lets are left out")
+    @Test("stored properties are read and written in order under their names; optionals if present; computed and static ones left out, valued lets only written")
     func storedProperties() {
         Self.expand(
             """
@@ -46,22 +46,33 @@ struct JSONTapeCodableMacroTests {
                 var label: String { "\\(id)" }
             }
 
-            extension User: HTTPSerializationCodable.JSONTapeDecodable {
+            extension User: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     var object = try value.object()
                     self.id = try object.decode(forKey: "id")
-                    self.default = try object.decode(forKey: "default")
+                    self.`default` = try object.decode(forKey: "default")
                     self.nickname = try object.decodeIfPresent(forKey: "nickname")
                     self.tags = try object.decodeIfPresent(forKey: "tags")
                     self.a = try object.decode(forKey: "a")
                     self.b = try object.decode(forKey: "b")
                     self.count = try object.decode(forKey: "count")
                 }
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    var object = writer.object()
+                    try object.encode(self.id, forKey: "id")
+                    try object.encode(self.`default`, forKey: "default")
+                    try object.encodeIfPresent(self.nickname, forKey: "nickname")
+                    try object.encodeIfPresent(self.tags, forKey: "tags")
+                    try object.encode(self.a, forKey: "a")
+                    try object.encode(self.b, forKey: "b")
+                    try object.encode(self.count, forKey: "count")
+                    try object.encode(self.kind, forKey: "kind")
+                }
             }
             """)
     }
 
-    @Test("CodingKeys choose the properties and give their keys, escaped as string literals")
+    @Test("CodingKeys choose the properties, their order and their keys, escaped as string literals")
     func codingKeys() {
         Self.expand(
             """
@@ -71,7 +82,7 @@ struct JSONTapeCodableMacroTests {
                 var title: String
                 var draft = false
                 enum CodingKeys: String, CodingKey {
-                    case id = "post_id", title = #"the "title""#
+                    case title = #"the "title""#, id = "post_id"
                 }
             }
             """,
@@ -81,15 +92,20 @@ struct JSONTapeCodableMacroTests {
                 var title: String
                 var draft = false
                 enum CodingKeys: String, CodingKey {
-                    case id = "post_id", title = #"the "title""#
+                    case title = #"the "title""#, id = "post_id"
                 }
             }
 
-            extension Post: HTTPSerializationCodable.JSONTapeDecodable {
-                init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+            extension Post: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     var object = try value.object()
-                    self.id = try object.decode(forKey: "post_id")
                     self.title = try object.decode(forKey: #"the "title""#)
+                    self.id = try object.decode(forKey: "post_id")
+                }
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    var object = writer.object()
+                    try object.encode(self.title, forKey: #"the "title""#)
+                    try object.encode(self.id, forKey: "post_id")
                 }
             }
             """)
@@ -109,23 +125,124 @@ struct JSONTapeCodableMacroTests {
                 case low, high
             }
 
-            extension Level: HTTPSerializationCodable.JSONTapeDecodable {
-                init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+            extension Level: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     self = try value.decodeRawValue(of: Self.self)
+                }
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    try writer.encodeRawValue(self)
                 }
             }
             """)
     }
 
-    @Test("what it cannot read is an error that says why: init(from:), lazy, wrappers, tuples, associated values, classes")
+    @Test("a model with no coding keys reads any value and writes nothing, as synthesized Codable does")
+    func emptyModel() {
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct Empty: Codable {
+                var computed: Int { 1 }
+            }
+            """,
+            """
+            struct Empty: Codable {
+                var computed: Int { 1 }
+            }
+
+            extension Empty: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                }
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                }
+            }
+            """)
+    }
+
+    @Test("an init(from:) that takes no decoder and the language's own attributes are not refused")
+    func notRefused() {
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct K: Decodable {
+                @available(*, deprecated) var x: Int
+                init(from other: Other) { x = other.x }
+            }
+            """,
+            """
+            struct K: Decodable {
+                @available(*, deprecated) var x: Int
+                init(from other: Other) { x = other.x }
+            }
+
+            extension K: HTTPSerializationCodable.JSONTapeDecodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    var object = try value.object()
+                    self.x = try object.decode(forKey: "x")
+                }
+            }
+            """)
+    }
+
+    @Test("a type that spells only Decodable gets the reader, only Encodable the writer")
+    func oneDirection() {
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct In: Decodable {
+                var x: Int
+            }
+            """,
+            """
+            struct In: Decodable {
+                var x: Int
+            }
+
+            extension In: HTTPSerializationCodable.JSONTapeDecodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    var object = try value.object()
+                    self.x = try object.decode(forKey: "x")
+                }
+            }
+            """)
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct Out: Swift.Encodable {
+                var x: Int
+            }
+            """,
+            """
+            struct Out: Swift.Encodable {
+                var x: Int
+            }
+
+            extension Out: HTTPSerializationCodable.JSONTapeEncodable {
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    var object = writer.object()
+                    try object.encode(self.x, forKey: "x")
+                }
+            }
+            """)
+    }
+
+    @Test("what it cannot code is an error that says why: init(from:), encode(to:), #if, aliased keys, lazy, wrappers, tuples, associated values")
     func refusals() {
         let cases: [(String, String, Int, Int)] = [
             ("@JSONTapeCodable\nstruct A: Codable {\n    var x: Int\n    init(from decoder: any Decoder) throws { x = 1 }\n}",
              "A has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)", 4, 5),
+            ("@JSONTapeCodable\nstruct H: Codable {\n    var x: Int\n    func encode(to encoder: any Encoder) throws {}\n}",
+             "H has its own encode(to:); a generated writer would not do what it does. Remove @JSONTapeCodable, or the custom encode(to:)", 4, 5),
+            ("@JSONTapeCodable\nenum S: String, Codable {\n    case a\n    init(from decoder: any Decoder) throws { self = .a }\n}",
+             "S has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)", 4, 5),
+            ("@JSONTapeCodable\nstruct I: Codable {\n    var x: Int\n    #if DEBUG\n    var trace: String\n    #endif\n}",
+             "@JSONTapeCodable does not see stored properties, coding keys or coding functions inside #if; move it out of the #if, or remove @JSONTapeCodable", 5, 5),
+            ("@JSONTapeCodable\nstruct J: Codable {\n    var x: Int\n    typealias CodingKeys = OtherKeys\n}",
+             "CodingKeys is a type alias; @JSONTapeCodable reads the cases of a CodingKeys enum declared in the type", 4, 5),
             ("@JSONTapeCodable\nstruct B: Codable {\n    lazy var x: Int = 1\n}",
              "lazy properties are not coded by @JSONTapeCodable; make it a plain stored property or a computed one", 3, 5),
             ("@JSONTapeCodable\nstruct C: Codable {\n    @Wrapped var x: Int\n}",
-             "property wrappers change what Codable writes; @JSONTapeCodable reads plain stored properties only", 3, 5),
+             "property wrappers change what Codable reads and writes; @JSONTapeCodable codes plain stored properties only", 3, 5),
             ("@JSONTapeCodable\nstruct D: Codable {\n    var (x, y): (Int, Int)\n}",
              "a tuple pattern declares several properties at once; declare each on its own for @JSONTapeCodable", 3, 9),
             ("@JSONTapeCodable\nenum E: Codable {\n    case a(Int)\n}",

@@ -50,7 +50,7 @@ enum GeneratedJSONBenchmarks {
         let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
                                        headerFields: ["Content-Type": "application/json"])!
         print("")
-        print("JSON response into models with generated readers (JSONTapeDecodable), against JSONDecoder on the same models")
+        print("JSON into and out of models with generated readers and writers (@JSONTapeCodable), against JSONDecoder and JSONEncoder on the same models")
         runShape("§6 records", key: "", data: JSONBenchmarks.document(objects: quick ? 500 : 56_000), generated: Record.self,
                  plain: JSONBenchmarks.Record.self, target: 8, response: response, runs: runs) { replay in
             Record(id: try replay.int(), uuid: try replay.string(), name: try replay.string(), email: try replay.string(),
@@ -68,6 +68,30 @@ enum GeneratedJSONBenchmarks {
             NumberRecord(id: try replay.int(), x: try replay.double(), y: try replay.double(), z: try replay.double(),
                          w: try replay.array(replay.double), t: try replay.double())
         }
+        runEncoding(quick: quick, runs: runs)
+    }
+
+    /// The §6 records written back: `JSONEncoder` and the generated writers on `Record`, the
+    /// `Encodable` path on the shape's own model beside them.
+    @MainActor
+    static func runEncoding(quick: Bool, runs: Int) {
+        let data = JSONBenchmarks.document(objects: quick ? 500 : 56_000)
+        guard let records = try? JSONDecoder().decode([Record].self, from: data),
+              let plain = try? JSONDecoder().decode([JSONBenchmarks.Record].self, from: data) else {
+            return check(false, "the §6 records did not decode for the writers")
+        }
+        let ours = try? JSONBodyEncoder().encode(records)
+        check(ours != nil && ours == (try? JSONBodyEncoder().encode(plain)), "generated writers and the Encodable path write different text")
+        check(ours.flatMap { try? JSONDecoder().decode([Record].self, from: $0) } == records, "the generated writers' text reads back differently")
+        let times = fastest(runs: runs, [
+            { consume(try? JSONEncoder().encode(records)) },
+            { consume(try? JSONBodyEncoder().encode(records)) },
+            { consume(try? JSONBodyEncoder().encode(plain)) },
+        ])
+        print("  §6 records written, \(ours?.count ?? 0) bytes: JSONEncoder \(format(times[0] * 1000)) ms")
+        print("    generated writers        \(format(times[1] * 1000)) ms, \(format(times[0] / times[1], 2))x JSONEncoder   (target >= 8x)")
+        print("    Encodable path           \(format(times[2] * 1000)) ms, \(format(times[0] / times[2], 2))x JSONEncoder")
+        recordRatio("json-generated-encoding-vs-jsonencoder", times[0] / times[1], target: 8)
     }
 
     /// One shape: `JSONDecoder` and the generated path on `Generated`, the `Decodable` path on

@@ -372,6 +372,39 @@ final class JSONStreamingEncoder {
                 index += 1
             }
         }
+        // A type with a writer of its own (``JSONTapeEncodable``) writes itself.
+        if let writer = tapeWriter(T.self) {
+            func write<Writer: JSONTapeEncodable>(_ type: Writer.Type) throws {
+                // `Writer` is `T`: the value is read in place as one, not copied or boxed.
+                try withUnsafePointer(to: value) { pointer in
+                    try pointer.withMemoryRebound(to: Writer.self, capacity: 1) { value in
+                        try runGenerated { try value.pointee.encode(jsonTape: JSONTapeWriter(encoder: self)) }
+                    }
+                }
+            }
+            return try write(writer)
+        }
+        try encodeThroughEncodable(value)
+    }
+
+    /// The last two types asked whether they have a writer of their own, and the answers.
+    @exclusivity(unchecked) private var writerCache: (ObjectIdentifier?, (any JSONTapeEncodable.Type)?, ObjectIdentifier?, (any JSONTapeEncodable.Type)?)
+        = (nil, nil, nil, nil)
+
+    /// `type`'s own writer, if it has one.
+    @inline(__always)
+    private func tapeWriter(_ type: Any.Type) -> (any JSONTapeEncodable.Type)? {
+        let id = ObjectIdentifier(type)
+        if writerCache.0 == id { return writerCache.1 }
+        if writerCache.2 == id { return writerCache.3 }
+        let writer = type as? any JSONTapeEncodable.Type
+        writerCache = (id, writer, writerCache.0, writerCache.1)
+        return writer
+    }
+
+    /// Encodes `value` where one is pending through its `encode(to:)` (or a string-keyed
+    /// dictionary's entries under a key strategy), never its own writer.
+    func encodeThroughEncodable<T: Encodable>(_ value: T) throws {
         // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
         if !options.keysAsWritten, let dictionary = value as? any JSONStringKeyedDictionaryEncodable {
             return try dictionary.streamEntries(to: self)
@@ -435,6 +468,44 @@ final class JSONStreamingEncoder {
         let keys: Int
         let slotStart: Int
         let slotContainer: Int
+    }
+
+    /// Runs a generated writer's code for the value pending, as ``runOwnCode(_:)`` runs any
+    /// value's: what it wrote is taken back if it fails.
+    func runGenerated(_ body: () throws -> Void) throws {
+        try runOwnCode(body)
+    }
+
+    /// Writes the separator and `key` (after the key strategy) for the next value of object
+    /// `id`, which a generated writer opened: its keys are its coding keys, each once, so none
+    /// is checked against the others. False when the tree takes the value instead.
+    func beginGeneratedValue(inObject id: Int, key: StaticString) throws -> Bool {
+        guard streams else { return false }
+        guard id > 0 else { throw deferredError ?? lostPlace() }
+        if pending, !settleDanglingSlot() { return false }
+        guard let index = reopen(id) else { return switchToTree() }
+        slotStart = writer.output.count
+        slotContainer = id
+        writer.separator(first: frames[index].count == 0, level: frames.count)
+        frames[index].count += 1
+        if options.keysAsWritten {
+            key.withUTF8Buffer { writer.key(utf8: $0) }
+        } else {
+            writer.key(writtenKey(JSONTapeObject.CodingKeys(stringValue: key.description)))
+        }
+        pending = true
+        return true
+    }
+
+    /// Opens the object of a generated writer where its value is pending: its id, -1 when it
+    /// could not open (the error waits for the first write), nil when the tree takes it.
+    func openGeneratedObject() -> Int? {
+        containerForCurrentValue(isObject: true)
+    }
+
+    /// Opens the array of a generated writer's elements where it is pending, as ``openGeneratedObject()``.
+    func openGeneratedArray() -> Int? {
+        containerForCurrentValue(isObject: false)
     }
 
     /// Runs a value's own code (its `encode(to:)` or a custom strategy) with this encoder at the

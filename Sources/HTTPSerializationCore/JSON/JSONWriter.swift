@@ -170,6 +170,14 @@ package struct JSONWriter {
         if pretty { output.append(" : ") } else { output.append(UInt8(ascii: ":")) }
     }
 
+    /// A key given as UTF-8 bytes (a generated writer's coding key), escaped as ``key(_:)`` escapes it.
+    @inlinable package mutating func key(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        output.append(UInt8(ascii: "\""))
+        appendEscaped(bytes)
+        output.append(UInt8(ascii: "\""))
+        if pretty { output.append(" : ") } else { output.append(UInt8(ascii: ":")) }
+    }
+
     /// Closes a container whose parent is at nesting `level`.
     @inlinable package mutating func closeContainer(isObject: Bool, level: Int) {
         if pretty {

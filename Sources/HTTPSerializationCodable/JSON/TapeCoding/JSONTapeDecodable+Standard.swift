@@ -30,55 +30,21 @@ extension Float: JSONTapeDecodable {
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
 }
 
-extension Int: JSONTapeDecodable {
+extension JSONTapeDecodable where Self: FixedWidthInteger {
     /// Reads a number that is an integer in range.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
 }
 
-extension Int8: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension Int16: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension Int32: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension Int64: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension UInt: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension UInt8: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension UInt16: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension UInt32: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
-
-extension UInt64: JSONTapeDecodable {
-    /// Reads a number that is an integer in range.
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
-}
+extension Int: JSONTapeDecodable {}
+extension Int8: JSONTapeDecodable {}
+extension Int16: JSONTapeDecodable {}
+extension Int32: JSONTapeDecodable {}
+extension Int64: JSONTapeDecodable {}
+extension UInt: JSONTapeDecodable {}
+extension UInt8: JSONTapeDecodable {}
+extension UInt16: JSONTapeDecodable {}
+extension UInt32: JSONTapeDecodable {}
+extension UInt64: JSONTapeDecodable {}
 
 extension Date: JSONTapeDecodable {
     /// Reads a date under the decoder's date strategy.

@@ -1,0 +1,51 @@
+/// A type that writes its own JSON text, with no `Encoder` or containers in between.
+///
+/// Encoding through `Encodable` costs a container per object, a `String` per key and a
+/// protocol call per value; a writer written (or generated) for the model writes its keys as
+/// bytes and its values directly. ``JSONBodyEncoder``, the JSON request serializers and the
+/// stream writers use the writer whenever the type has one, with the same text and the same
+/// errors as its `encode(to:)` gives.
+///
+/// A writer writes an object's properties in the order `encode(to:)` would:
+///
+/// ```swift
+/// extension User: JSONTapeEncodable {
+///     func encode(jsonTape writer: JSONTapeWriter) throws {
+///         var object = writer.object()
+///         try object.encode(id, forKey: "id")
+///         try object.encode(name, forKey: "name")
+///         try object.encodeIfPresent(nickname, forKey: "nickname")
+///     }
+/// }
+/// ```
+public protocol JSONTapeEncodable: Encodable {
+    /// Writes the value where `writer` stands, throwing the errors its `encode(to:)` would throw.
+    func encode(jsonTape writer: JSONTapeWriter) throws
+
+    /// Writes an array of the type where `writer` stands.
+    ///
+    /// The default, compiled where the type conforms, writes every element through
+    /// ``encode(jsonTape:)`` in one loop specialized for the type; there is seldom a reason to
+    /// write your own.
+    static func encodeArray(_ elements: [Self], jsonTape writer: JSONTapeWriter) throws
+}
+
+extension JSONTapeEncodable {
+    /// Writes each element with ``encode(jsonTape:)``, its index on the coding path.
+    @inlinable
+    public static func encodeArray(_ elements: [Self], jsonTape writer: JSONTapeWriter) throws {
+        let array = writer.beginArray()
+        writer.pushIndex()
+        defer { writer.popIndex() }
+        for index in elements.indices {
+            if let array, try writer.beginElement(in: array, index: index) {
+                try writer.run { try elements[index].encode(jsonTape: writer) }
+            } else {
+                try writer.encodeElementInTree(elements[index], in: array)
+            }
+        }
+    }
+}
+
+/// A type that both reads itself from the JSON tape and writes its own JSON text.
+public typealias JSONTapeCodable = JSONTapeDecodable & JSONTapeEncodable

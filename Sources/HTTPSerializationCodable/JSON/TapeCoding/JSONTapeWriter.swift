@@ -1,0 +1,183 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPSerializationCore
+
+/// Where one value of a ``JSONTapeEncodable`` writer goes in the JSON text being written.
+///
+/// Valid only during the writer's call.
+public struct JSONTapeWriter {
+    // Unowned and unchecked: the encoder makes the writer for a call it is running, and lives
+    // until the outermost encode returns, after every writer has.
+    unowned(unsafe) let encoder: JSONStreamingEncoder
+
+    init(encoder: JSONStreamingEncoder) {
+        self.encoder = encoder
+    }
+
+    /// The keys and indexes that lead to the value, as `Encoder.codingPath` gives them.
+    public var codingPath: [any CodingKey] { encoder.codingPath }
+
+    /// The encoder's `userInfo`, as `Encoder.userInfo` gives it.
+    public var userInfo: [CodingUserInfoKey: Any] { encoder.userInfo }
+
+    /// Writes the value as an object, whose properties are then written by key.
+    public func object() -> JSONTapeObjectWriter {
+        guard let id = encoder.openGeneratedObject() else {
+            // A value below wrote out of order and the tree took the text: the object goes there.
+            return JSONTapeObjectWriter(encoder: encoder, id: 0, tree: encoder.currentTreeEncoder())
+        }
+        return JSONTapeObjectWriter(encoder: encoder, id: id, tree: nil)
+    }
+
+    /// Writes `value` here, by its own writer.
+    @inlinable
+    public func encode<T: JSONTapeEncodable>(_ value: T) throws {
+        try value.encode(jsonTape: self)
+    }
+
+    /// Writes `value` here through its `encode(to:)`: for a type without a writer of its own.
+    public func encode<T: Encodable>(_ value: T) throws {
+        try encoder.encodeValue(value)
+    }
+
+    // MARK: Arrays, for the inlined loop of `JSONTapeEncodable.encodeArray(_:jsonTape:)`
+
+    /// Opens an array here; nil when the tree has taken the text.
+    @usableFromInline func beginArray() -> Int? {
+        encoder.openGeneratedArray()
+    }
+
+    /// Puts an index on the coding path, for ``beginElement(in:index:)`` to move.
+    @usableFromInline func pushIndex() { encoder.codingPath.append(IndexCodingKey(0)) }
+    /// Takes the index off again.
+    @usableFromInline func popIndex() { encoder.codingPath.removeLast() }
+
+    /// Begins element `index` of `array`; false when the tree takes it.
+    @usableFromInline func beginElement(in array: Int, index: Int) throws -> Bool {
+        encoder.codingPath[encoder.codingPath.count - 1] = IndexCodingKey(index)
+        return try encoder.beginValue(inArray: array)
+    }
+
+    /// Runs a writer for the value just begun; what it wrote is taken back if it fails.
+    @usableFromInline func run(_ body: () throws -> Void) throws {
+        try encoder.runGenerated(body)
+    }
+
+    /// Appends `element` to the array in the tree that took the text (`array` nil: the tree
+    /// took it before the array opened).
+    @usableFromInline func encodeElementInTree<T: Encodable>(_ element: T, in array: Int?) throws {
+        let path = Array(encoder.codingPath.dropLast())
+        var container = UnkeyedContainer(encoder: array.map { encoder.treeEncoder(value: $0, codingPath: path) } ?? encoder.currentTreeEncoder())
+        try container.encode(element)
+    }
+
+    /// Writes `value`'s raw value, as `RawRepresentable`'s `encode(to:)` writes it.
+    ///
+    /// A generated writer for an enum with raw values writes itself this way.
+    public func encodeRawValue<T: RawRepresentable>(_ value: T) throws where T.RawValue: JSONTapeEncodable {
+        try value.rawValue.encode(jsonTape: self)
+    }
+}
+
+/// An object being written by a ``JSONTapeEncodable`` writer: what it uses where
+/// `encode(to:)` uses a keyed container.
+///
+/// Keys are the coding keys' strings, written as they are (or as the encoder's key strategy
+/// converts them). Valid only during the writer's call.
+public struct JSONTapeObjectWriter {
+    // Unowned and unchecked for the reason ``JSONTapeWriter`` gives.
+    unowned(unsafe) let encoder: JSONStreamingEncoder
+    /// The encoder's number for the object; 0 when ``tree`` holds it, -1 when it could not
+    /// open (its error is thrown at the first write).
+    let id: Int
+    /// The object in the tree, when the tree had taken the text before it opened.
+    let tree: ParameterEncoder?
+
+    init(encoder: JSONStreamingEncoder, id: Int, tree: ParameterEncoder?) {
+        self.encoder = encoder
+        self.id = id
+        self.tree = tree
+    }
+
+    /// The keys and indexes that lead to the object.
+    public var codingPath: [any CodingKey] { encoder.codingPath }
+
+    /// Writes `value` under `key`, by its own writer.
+    @inlinable
+    public mutating func encode<T: JSONTapeEncodable>(_ value: T, forKey key: StaticString) throws {
+        // Specialized in the caller, so the common scalars skip the path and the writer's call.
+        if T.self == String.self { return try encodeString(unsafeBitCast(value, to: String.self), key) }
+        if T.self == Int.self { return try encodeInt(unsafeBitCast(value, to: Int.self), key) }
+        if T.self == Double.self { return try encodeDouble(unsafeBitCast(value, to: Double.self), key) }
+        if T.self == Bool.self { return try encodeBool(unsafeBitCast(value, to: Bool.self), key) }
+        guard let writer = try nestedWriter(key) else { return try encodeInTree(value, key) }
+        defer { popKey() }
+        try writer.run { try value.encode(jsonTape: writer) }
+    }
+
+    /// Writes `value` under `key` unless it is nil, as `encodeIfPresent(_:forKey:)` leaves the key out.
+    @inlinable
+    public mutating func encodeIfPresent<T: JSONTapeEncodable>(_ value: T?, forKey key: StaticString) throws {
+        guard let value else { return }
+        try encode(value, forKey: key)
+    }
+
+    /// Writes `value` under `key` through its `encode(to:)`: for a property whose type has no
+    /// writer of its own.
+    public mutating func encode<T: Encodable>(_ value: T, forKey key: StaticString) throws {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
+        try encoder.encodeValue(value, at: JSONTapeObject.CodingKeys(stringValue: key.description))
+    }
+
+    /// Writes `value` under `key` through its `encode(to:)` unless it is nil.
+    public mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: StaticString) throws {
+        guard let value else { return }
+        try encode(value, forKey: key)
+    }
+
+    // MARK: Behind the inlined calls
+
+    @usableFromInline mutating func encodeString(_ value: String, _ key: StaticString) throws {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
+        try encoder.write(string: value)
+    }
+
+    @usableFromInline mutating func encodeInt(_ value: Int, _ key: StaticString) throws {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
+        try encoder.write(.int(value))
+    }
+
+    @usableFromInline mutating func encodeDouble(_ value: Double, _ key: StaticString) throws {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
+        guard value.isFinite else {
+            // The key on the path for the error, or the strategy's string.
+            return try encoder.with(JSONTapeObject.CodingKeys(stringValue: key.description)) { try encoder.write(value) }
+        }
+        try encoder.write(value)
+    }
+
+    @usableFromInline mutating func encodeBool(_ value: Bool, _ key: StaticString) throws {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
+        try encoder.write(.bool(value))
+    }
+
+    /// Begins the value at `key` and puts the key on the path (``popKey()`` takes it off); nil
+    /// when the tree takes the value instead.
+    @usableFromInline mutating func nestedWriter(_ key: StaticString) throws -> JSONTapeWriter? {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return nil }
+        encoder.codingPath.append(JSONTapeObject.CodingKeys(stringValue: key.description))
+        return JSONTapeWriter(encoder: encoder)
+    }
+
+    @usableFromInline func popKey() { encoder.codingPath.removeLast() }
+
+    /// Writes `value` at `key` into the tree that took over the text (a `encode(to:)` below
+    /// wrote out of order), as a keyed container would.
+    @usableFromInline func encodeInTree<T: Encodable>(_ value: T, _ key: StaticString) throws {
+        var container = KeyedContainer<JSONTapeObject.CodingKeys>(encoder: tree ?? encoder.treeEncoder(value: id, codingPath: encoder.codingPath))
+        try container.encode(value, forKey: JSONTapeObject.CodingKeys(stringValue: key.description))
+    }
+}

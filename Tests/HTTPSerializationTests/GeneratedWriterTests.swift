@@ -1,0 +1,184 @@
+#if Macros
+import Foundation
+import HTTPSerializationMacros
+import SeededGenerators
+import Testing
+@testable import HTTPSerializationCodable
+@testable import HTTPSerializationCore
+
+/// Models with `@JSONTapeCodable` writers against twins without them: the same bytes from
+/// `JSONBodyEncoder` under every layout and key strategy, the same errors, and `JSONEncoder`'s values.
+@Suite("@JSONTapeCodable writers: the Encodable path's text and errors")
+struct GeneratedWriterTests {
+    @JSONTapeCodable
+    struct Child: Codable, Equatable {
+        var key: String
+        var value: Int?
+        var nested: [Child]?
+    }
+
+    struct PlainChild: Codable, Equatable {
+        var key: String
+        var value: Int?
+        var nested: [PlainChild]?
+    }
+
+    @JSONTapeCodable
+    enum Level: String, Codable, Equatable { case low, high }
+
+    @JSONTapeCodable
+    struct Model: Codable, Equatable {
+        var id: Int
+        var name: String
+        var score: Double?
+        var small: Int8?
+        var unsigned: UInt16?
+        var ratio: Float?
+        var flags: [Bool]
+        var tags: [String]?
+        var child: Child?
+        var children: [Child]
+        var counts: [String: Int]?
+        var level: Level?
+        var big: Int64?
+        var huge: UInt64?
+        var plain: PlainChild?
+        let version = 2
+    }
+
+    enum PlainLevel: String, Codable, Equatable { case low, high }
+
+    struct PlainModel: Codable, Equatable {
+        var id: Int
+        var name: String
+        var score: Double?
+        var small: Int8?
+        var unsigned: UInt16?
+        var ratio: Float?
+        var flags: [Bool]
+        var tags: [String]?
+        var child: PlainChild?
+        var children: [PlainChild]
+        var counts: [String: Int]?
+        var level: PlainLevel?
+        var big: Int64?
+        var huge: UInt64?
+        var plain: PlainChild?
+        let version = 2
+    }
+
+    static func encoders() -> [JSONBodyEncoder] {
+        var pretty = JSONBodyEncoder()
+        pretty.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        var snake = JSONBodyEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        var custom = JSONBodyEncoder()
+        custom.keyEncodingStrategy = .custom { path in JSONCodingKey(stringValue: "\(path.count)-\(path.last!.stringValue)") }
+        var sorted = JSONBodyEncoder()
+        sorted.outputFormatting = .sortedKeys
+        return [JSONBodyEncoder(), pretty, snake, custom, sorted]
+    }
+
+    @Test("3,000 seeded models write the bytes their Encodable twins write, under every layout and key strategy")
+    func seededModelsWriteTheSameBytes() throws {
+        var random = SplitMix64(seed: 4_121)
+        var compared = 0
+        for round in 0..<3_000 {
+            let text = Data(ModelDocuments.model(&random).utf8)
+            guard let generated = try? JSONDecoder().decode(Model.self, from: text),
+                  let plain = try? JSONDecoder().decode(PlainModel.self, from: text) else { continue }
+            compared += 1
+            for encoder in Self.encoders() {
+                let ours = try encoder.encode(generated), theirs = try encoder.encode(plain)
+                #expect(ours == theirs, "round \(round): \(String(decoding: ours, as: UTF8.self)) != \(String(decoding: theirs, as: UTF8.self))")
+            }
+            let foundation = try JSONEncoder().encode(generated)
+            #expect(try ParameterValue(json: try JSONBodyEncoder().encode(generated)) == (try ParameterValue(json: foundation)))
+            #expect(try JSONDecoder().decode([Model].self, from: try JSONBodyEncoder().encode([generated])) == [generated])
+        }
+        #expect(compared > 300)
+    }
+
+    @Test("a non-finite double is the same error at the same path; under a strategy, the same string")
+    func nonConformingFloats() throws {
+        var model = try JSONDecoder().decode(Model.self, from: Data(#"{"id":1,"name":"a","flags":[],"children":[{"key":"k"}]}"#.utf8))
+        var twin = try JSONDecoder().decode(PlainModel.self, from: Data(#"{"id":1,"name":"a","flags":[],"children":[{"key":"k"}]}"#.utf8))
+        model.score = .infinity
+        twin.score = .infinity
+        func describe(_ body: () throws -> Data) -> String {
+            do { return String(decoding: try body(), as: UTF8.self) } catch let EncodingError.invalidValue(_, context) {
+                return "invalidValue at \(context.codingPath.map(\.stringValue))"
+            } catch { return "\(error)" }
+        }
+        #expect(describe { try JSONBodyEncoder().encode(model) } == describe { try JSONBodyEncoder().encode(twin) })
+        #expect(describe { try JSONBodyEncoder().encode(model) } == "invalidValue at [\"score\"]")
+        var converting = JSONBodyEncoder()
+        converting.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        #expect(try converting.encode(model) == (try converting.encode(twin)))
+    }
+
+    /// A writer that marks its text, to show which code ran.
+    struct Marked: Encodable, JSONTapeEncodable {
+        var x: Int
+        func encode(jsonTape writer: JSONTapeWriter) throws {
+            var object = writer.object()
+            try object.encode(x, forKey: "x")
+            try object.encode(true, forKey: "byWriter")
+        }
+    }
+
+    struct Wrapper: Encodable {
+        var marked: Marked
+        var list: [Marked]
+        var byName: [String: Marked]
+    }
+
+    @Test("every entry point writes a model with a writer through it, also inside Encodable-only wrappers")
+    func writersAreUsedEverywhere() throws {
+        #expect(String(decoding: try JSONBodyEncoder().encode(Marked(x: 1)), as: UTF8.self) == #"{"x":1,"byWriter":true}"#)
+        #expect(String(decoding: try JSONEncoder().encode(Marked(x: 1)), as: UTF8.self) == #"{"x":1}"#)
+        let wrapped = try JSONBodyEncoder().encode(Wrapper(marked: Marked(x: 1), list: [Marked(x: 2)], byName: ["a": Marked(x: 3)]))
+        #expect(String(decoding: wrapped, as: UTF8.self) == #"{"marked":{"x":1,"byWriter":true},"list":[{"x":2,"byWriter":true}],"byName":{"a":{"x":3,"byWriter":true}}}"#)
+        var lines: [UInt8] = []
+        try JSONBodyEncoder().encode([Marked(x: 4)], appendingTo: &lines)
+        #expect(String(decoding: lines, as: UTF8.self) == #"[{"x":4,"byWriter":true}]"#)
+    }
+
+    /// An `Encodable` value that writes a key twice, which only the tree can do: the
+    /// generated object around it goes on in the tree.
+    struct Twice: Encodable, Equatable {
+        enum CodingKeys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(1, forKey: .a)
+            try container.encode(2, forKey: .a)
+        }
+    }
+
+    @JSONTapeCodable
+    struct AroundTwice: Encodable {
+        var before: Int
+        var twice: Twice
+        var after: [Child]
+        var last: String
+    }
+
+    struct PlainAroundTwice: Encodable {
+        var before: Int
+        var twice: Twice
+        var after: [PlainChild]
+        var last: String
+    }
+
+    @Test("a value below that writes out of order hands the rest of a generated object to the tree, as for Encodable")
+    func treeTakesOver() throws {
+        let value = AroundTwice(before: 1, twice: Twice(), after: [Child(key: "k", value: 2, nested: nil)], last: "z")
+        let twin = PlainAroundTwice(before: 1, twice: Twice(), after: [PlainChild(key: "k", value: 2, nested: nil)], last: "z")
+        for encoder in Self.encoders() {
+            #expect(try encoder.encode(value) == (try encoder.encode(twin)))
+        }
+        let text = try JSONBodyEncoder().encode(value)
+        #expect(try ParameterValue(json: text) == (try ParameterValue(json: try JSONEncoder().encode(value))))
+    }
+}
+#endif
