@@ -24,6 +24,37 @@ let macrosTrait: Set<String> = ["Macros"]
 // and what only they use.
 let buildingDocumentation = Context.environment["HTTPSERIALIZATION_DOCS"] != nil
 
+// CI's ThreadSanitizer step sets HTTPSERIALIZATION_NO_MACROS=1 (see Development/Package.swift):
+// then nothing refers to swift-syntax at all, which SwiftPM cannot resolve when every edge to
+// it is conditional and the trait comes from `Development`.
+let withoutMacros = Context.environment["HTTPSERIALIZATION_NO_MACROS"] != nil
+let swiftSyntaxProducts: [Target.Dependency] = withoutMacros ? [] : [
+    .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+    .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+    .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+    .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+    .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: macrosTrait)),
+]
+let swiftSyntaxPackage: [Package.Dependency] = withoutMacros ? [] : [
+    // The `Macros` trait's only dependency: swift-syntax releases track Swift's (600 is
+    // Swift 6.0), and the compiler and the plugin agree on a protocol across them.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+]
+let macroPluginTests: [Target] = withoutMacros ? [] : [
+    // The macro's expansions and refusals, checked on source text.
+    .testTarget(
+        name: "HTTPSerializationMacroPluginTests",
+        dependencies: [
+            "HTTPSerializationMacroPlugin",
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        ],
+        swiftSettings: strictness
+    ),
+]
+
 // `@JSONTapeCodable`: the compiler plugin and the target that declares it (split out of the
 // package's expression, which is otherwise too large to type-check in time).
 let macroTargets: [Target] = [
@@ -32,13 +63,7 @@ let macroTargets: [Target] = [
         // too, and without the trait the sources compile to an empty program.
         .macro(
             name: "HTTPSerializationMacroPlugin",
-            dependencies: [
-                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-            ],
+            dependencies: swiftSyntaxProducts,
             swiftSettings: strictness
         ),
         // The macro's declaration, over the Codable layer it re-exports.
@@ -99,7 +124,7 @@ let package = Package(
         ),
         .trait(
             name: "Macros",
-            description: "Declares @JSONTapeCodable in HTTPSerializationMacros, which writes each model's JSON reader at compile time (builds swift-syntax)."
+            description: "Declares @JSONTapeCodable in HTTPSerializationMacros, which writes each model's JSON reader and writer at compile time (builds swift-syntax)."
         ),
     ],
     dependencies: [
@@ -109,10 +134,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
-        // The `Macros` trait's only dependency: swift-syntax releases track Swift's (600 is
-        // Swift 6.0), and the compiler and the plugin agree on a protocol across them.
-        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
-    ] + (buildingDocumentation ? [
+    ] + swiftSyntaxPackage + (buildingDocumentation ? [
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ] : [
@@ -216,7 +238,7 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
-    ] + macroTargets + (buildingDocumentation ? [] : [
+    ] + macroTargets + (buildingDocumentation ? [] : macroPluginTests) + (buildingDocumentation ? [] : [
         // The core alone, as an app on it sees it: no Foundation, no upper layer.
         .testTarget(
             name: "HTTPSerializationCoreTests",
@@ -251,18 +273,6 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "ServerTestSupport", package: "Development"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            swiftSettings: strictness
-        ),
-        // The macro's expansions and refusals, checked on source text (empty without the trait).
-        .testTarget(
-            name: "HTTPSerializationMacroPluginTests",
-            dependencies: [
-                "HTTPSerializationMacroPlugin",
-                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
             ],
             swiftSettings: strictness
         ),

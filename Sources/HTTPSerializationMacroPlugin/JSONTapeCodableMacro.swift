@@ -35,7 +35,9 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
     /// Which halves to write: a type that spells only `Decodable` gets the reader, only
     /// `Encodable` the writer; `Codable`, or neither spelled (conformance from elsewhere), both.
     static func codedDirections(of declaration: some DeclGroupSyntax) -> (reads: Bool, writes: Bool) {
-        let inherited = Set(declaration.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription.replacingSwiftPrefix } ?? [])
+        // `Encodable & Sendable` spells each of its parts.
+        let spelled = declaration.inheritanceClause?.inheritedTypes.flatMap { $0.type.trimmedDescription.split(separator: "&") } ?? []
+        let inherited = Set(spelled.map { $0.trimmingSpaces.replacingSwiftPrefix })
         let decodable = inherited.contains("Decodable"), encodable = inherited.contains("Encodable")
         if decodable != encodable, !inherited.contains("Codable") { return (decodable, encodable) }
         return (true, true)
@@ -59,8 +61,9 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
                 }
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines))
             }
+            // Synthesized `encode(to:)` asks for its container even with no keys (an empty object).
             if writes, model.properties.isEmpty {
-                members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", []))
+                members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", ["_ = writer.object()"]))
             } else if writes {
                 var lines = ["var object = writer.object()"]
                 for property in model.properties {
@@ -114,6 +117,11 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
 extension String {
     /// The name without a leading `Swift.`.
     var replacingSwiftPrefix: String { hasPrefix("Swift.") ? String(dropFirst(6)) : self }
+}
+
+extension Substring {
+    /// The text without spaces around it.
+    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
 
 /// A refusal as the compiler shows it.

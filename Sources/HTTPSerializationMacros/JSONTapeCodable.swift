@@ -21,8 +21,8 @@
 /// }
 /// ```
 ///
-/// A type with its own `init(from:)`, a `lazy` property or a property wrapper is refused with
-/// an error that says why. Needs the package's `Macros` trait.
+/// A type with its own `init(from:)` or `encode(to:)`, a `lazy` property or a property wrapper
+/// is refused with an error that says why. Needs the package's `Macros` trait.
 @attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(init(jsonTape:)), named(encode(jsonTape:)))
 public macro JSONTapeCodable() = #externalMacro(module: "HTTPSerializationMacroPlugin", type: "JSONTapeCodableMacro")
 #endif

@@ -136,7 +136,7 @@ struct JSONTapeCodableMacroTests {
             """)
     }
 
-    @Test("a model with no coding keys reads any value and writes nothing, as synthesized Codable does")
+    @Test("a model with no coding keys reads any value and writes an empty object, as synthesized Codable does")
     func emptyModel() {
         Self.expand(
             """
@@ -154,6 +154,7 @@ struct JSONTapeCodableMacroTests {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                 }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    _ = writer.object()
                 }
             }
             """)
@@ -208,12 +209,12 @@ struct JSONTapeCodableMacroTests {
         Self.expand(
             """
             @JSONTapeCodable
-            struct Out: Swift.Encodable {
+            struct Out: Swift.Encodable & Sendable {
                 var x: Int
             }
             """,
             """
-            struct Out: Swift.Encodable {
+            struct Out: Swift.Encodable & Sendable {
                 var x: Int
             }
 

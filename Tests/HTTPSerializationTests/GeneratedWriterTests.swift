@@ -180,5 +180,50 @@ struct GeneratedWriterTests {
         let text = try JSONBodyEncoder().encode(value)
         #expect(try ParameterValue(json: text) == (try ParameterValue(json: try JSONEncoder().encode(value))))
     }
+
+    /// A hand-written writer that swallows a value's error, as `try?` on a keyed container may.
+    struct Swallowing: Encodable, JSONTapeEncodable {
+        enum CodingKeys: String, CodingKey { case x, y }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try? container.encode(Double.nan, forKey: .x)
+            try container.encode(1.0, forKey: .y)
+        }
+        func encode(jsonTape writer: JSONTapeWriter) throws {
+            var object = writer.object()
+            try? object.encode(Double.nan, forKey: "x")
+            try object.encode(1.0, forKey: "y")
+        }
+    }
+
+    struct AroundSwallowing: Encodable {
+        var p: Swallowing
+        var q: Int
+    }
+
+    @Test("a key whose value failed and was swallowed is left out, at the top and inside a wrapper")
+    func swallowedErrorsLeaveTheKeyOut() throws {
+        #expect(String(decoding: try JSONBodyEncoder().encode(Swallowing()), as: UTF8.self) == #"{"y":1}"#)
+        #expect(String(decoding: try JSONBodyEncoder().encode(AroundSwallowing(p: Swallowing(), q: 2)), as: UTF8.self) == #"{"p":{"y":1},"q":2}"#)
+    }
+
+    @JSONTapeCodable
+    struct Colliding: Codable {
+        var userID: Int
+        var user_id: Int
+    }
+
+    struct PlainColliding: Codable {
+        var userID: Int
+        var user_id: Int
+    }
+
+    @Test("coding keys a key strategy makes one are written as the Encodable path writes them")
+    func keyStrategyCollisions() throws {
+        var snake = JSONBodyEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        #expect(try snake.encode(Colliding(userID: 1, user_id: 2)) == (try snake.encode(PlainColliding(userID: 1, user_id: 2))))
+        #expect(try ParameterValue(json: try snake.encode(Colliding(userID: 1, user_id: 2))) == ["user_id": 2])
+    }
 }
 #endif

@@ -477,22 +477,27 @@ final class JSONStreamingEncoder {
     }
 
     /// Writes the separator and `key` (after the key strategy) for the next value of object
-    /// `id`, which a generated writer opened: its keys are its coding keys, each once, so none
-    /// is checked against the others. False when the tree takes the value instead.
+    /// `id`, which a generated writer opened. False when the tree takes the value instead.
+    ///
+    /// Written as they are, a writer's keys are its coding keys, each once, so none is checked
+    /// against the others (its hash is kept all the same, for the bookkeeping that takes a
+    /// key back); a key strategy can make two of them one, so then each is checked as any is.
     func beginGeneratedValue(inObject id: Int, key: StaticString) throws -> Bool {
+        guard options.keysAsWritten else {
+            return try beginValue(inObject: id, key: writtenKey(JSONTapeObject.CodingKeys(stringValue: key.description)))
+        }
         guard streams else { return false }
         guard id > 0 else { throw deferredError ?? lostPlace() }
         if pending, !settleDanglingSlot() { return false }
         guard let index = reopen(id) else { return switchToTree() }
+        let hash = key.withUTF8Buffer { JSONTapeReader.keyHash($0) }
+        keyHashes.append(hash)
+        frames[index].keySet?.insert(hash)
         slotStart = writer.output.count
         slotContainer = id
         writer.separator(first: frames[index].count == 0, level: frames.count)
         frames[index].count += 1
-        if options.keysAsWritten {
-            key.withUTF8Buffer { writer.key(utf8: $0) }
-        } else {
-            writer.key(writtenKey(JSONTapeObject.CodingKeys(stringValue: key.description)))
-        }
+        key.withUTF8Buffer { writer.key(utf8: $0) }
         pending = true
         return true
     }

@@ -38,7 +38,9 @@ public struct JSONTapeWriter {
         try value.encode(jsonTape: self)
     }
 
-    /// Writes `value` here through its `encode(to:)`: for a type without a writer of its own.
+    /// Writes `value` here as the `Encodable` path writes it: by its own writer if its
+    /// dynamic type has one, else through its `encode(to:)`, with the encoder's strategies for
+    /// dates, data, URLs and decimals. Not a way for a writer to call its own `encode(to:)`.
     public func encode<T: Encodable>(_ value: T) throws {
         try encoder.encodeValue(value)
     }
