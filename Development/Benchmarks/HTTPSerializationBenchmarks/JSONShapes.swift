@@ -1,7 +1,7 @@
 import Foundation
 import SeededGenerators
 
-/// Docs/Benchmarks.md §7 and §8: JSON documents of other shapes than §6's records, so that
+/// Docs/Benchmarks.md §7 to §9: JSON documents of other shapes than §6's records, so that
 /// no speed-up is tuned to one document: long strings with escapes and non-ASCII text, and
 /// doubles in every written form.
 enum JSONShapes {
@@ -74,6 +74,33 @@ enum JSONShapes {
         }
         text += "]"
         return Data(text.utf8)
+    }
+
+    /// §9: a GeoJSON polygon of 240 rings, shaped as canada.json: coordinates given to the
+    /// micro-degree, written with 17 significant digits as that file writes them, seed 7.
+    static func coordinateDocument(rings: Int) -> Data {
+        var generator = SplitMix64(seed: 7)
+        var text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Canada"},"#
+        text += #""geometry":{"type":"Polygon","coordinates":["#
+        for ring in 0..<rings {
+            if ring > 0 { text += "," }
+            text += "["
+            for point in 0..<generator.range(20, 450) {
+                // Micro-degrees read as a `Double`, then written as C's `%.17g` writes it.
+                let longitude = Double("-\(52 + generator.below(89)).\(pad(generator.below(1_000_000), 6))")!
+                let latitude = Double("\(41 + generator.below(42)).\(pad(generator.below(1_000_000), 6))")!
+                text += point > 0 ? ",[" : "["
+                text += String(format: "%.17g,%.17g", longitude, latitude) + "]"
+            }
+            text += "]"
+        }
+        text += "]}}]}"
+        return Data(text.utf8)
+    }
+
+    private static func pad(_ value: UInt64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// JSON string content: `"`, `\`, LF and tab as two-character escapes, other controls as

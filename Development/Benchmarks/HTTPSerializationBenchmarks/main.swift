@@ -259,6 +259,9 @@ if section("json") {
     JSONBenchmarks.runWriter(quick: quick, runs: runs)
     GeneratedJSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
 }
+if section("json") || section("json-writer") {
+    NumberWriterBenchmarks.run(quick: quick, runs: runs)
+}
 
 // MARK: Streamed responses: NDJSON into Decodable as the chunks arrive
 

@@ -213,7 +213,7 @@ package struct JSONWriter {
             writeNumberText(double.description)
         case .decimal(let decimal):
             guard !decimal.isNaN else { throw refusal("NaN is not a JSON number") }
-            output.append(utf8Of: decimal.description)
+            DecimalText.append(decimal, to: output)
         case .bool(let flag):
             if flag { output.append("true") } else { output.append("false") }
         case .null:

@@ -164,7 +164,7 @@ extension QueryStringStyle {
         case .string(let string): return string
         case .int(let int): return String(int)
         case .double(let double): return Self.numberText(double)
-        case .decimal(let decimal): return decimal.description
+        case .decimal(let decimal): return DecimalText.string(decimal)
         case .bool(let flag):
             switch boolEncoding {
             case .numeric: return flag ? "1" : "0"
