@@ -32,7 +32,7 @@ struct DecimalTextTests {
                 text.append(Character(String(Int.random(in: index == 0 ? 1...9 : 0...9, using: &generator))))
             }
             // Up to 38 digits with the exponent in Int8's range, and so a Decimal.
-            text += "e\(Int.random(in: -100...(127 - digits), using: &generator))"
+            text += "e\(Int.random(in: -128...(127 - digits), using: &generator))"
             guard let decimal = Decimal(string: text) else {
                 Issue.record("\(text) did not read as a Decimal")
                 continue
@@ -69,6 +69,27 @@ struct DecimalTextTests {
     ])
     func extremesMatchDescription(_ value: Decimal) throws {
         #expect(try Self.written(value) == value.description)
+    }
+
+    /// `parts` written to text, whatever layout this platform's `Decimal` has.
+    static func text(_ negative: Bool, _ exponent: Int, high: UInt64 = 0, _ low: UInt64) -> String {
+        let output = ByteOutput()
+        DecimalText.write(DecimalText.Parts(negative: negative, exponent: exponent, high: high, low: low), to: output)
+        return output.makeString()
+    }
+
+    @Test("Parts are laid out as description lays them out: digits kept, point placed, zeros added, no exponent")
+    func partsAreFormatted() {
+        #expect(Self.text(false, 0, 0) == "0")
+        #expect(Self.text(true, -3, 1500) == "-1.500")
+        #expect(Self.text(false, -4, 1500) == "0.1500")
+        #expect(Self.text(false, -7, 1500) == "0.0001500")
+        #expect(Self.text(false, 3, 15) == "15000")
+        #expect(Self.text(true, -128, 1) == "-0." + String(repeating: "0", count: 127) + "1")
+        // 2^128 - 1, and 2^64 (a middle chunk of zeros), and 10^38 (a first chunk of 1).
+        #expect(Self.text(false, 0, high: .max, .max) == "340282366920938463463374607431768211455")
+        #expect(Self.text(false, -20, high: 1, 0) == "0.18446744073709551616")
+        #expect(Self.text(false, 0, high: 5_421_010_862_427_522_170, 687_399_551_400_673_280) == "1" + String(repeating: "0", count: 38))
     }
 
     @Test("NaN is refused, not written")

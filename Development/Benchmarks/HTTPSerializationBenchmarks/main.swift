@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -43,6 +43,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         // §6 into models with generated readers (issue 41).
         let data = JSONBenchmarks.document(objects: 56_000)
         for _ in 0..<20 { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: data)) }
+    case "json-generated-encoding":
+        // The §6 records written by generated writers (issue 41).
+        let records = try JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
+        for _ in 0..<40 { consume(try? JSONBodyEncoder().encode(records)) }
     case "json-interleaved", "json-decodable-interleaved":
         // As the benchmark runs them: each of our parses after the peer's, so the heap is
         // warm from the peer's graph. Samples under `ProfileSides.ours` are our side, its free included.
@@ -129,7 +133,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-generated, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-generated, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)

@@ -66,7 +66,10 @@ package enum DecimalText {
         return output.makeString()
     }
 
-    /// `decimal`'s parts under `layout`, or `nil` for NaN or a length past eight words.
+    /// `decimal`'s parts under `layout`, or `nil` for NaN, a length past eight words, and the
+    /// non-canonical values Foundation's own arithmetic never makes but `description` writes
+    /// its own way (mantissa words past the length, a zero mantissa with a length): those take
+    /// `description`.
     static func parts(of decimal: Decimal, layout: Layout) -> Parts? {
         withUnsafeBytes(of: decimal) { raw -> Parts? in
             let flags = raw[1]
@@ -77,10 +80,18 @@ package enum DecimalText {
             }
             guard length <= 8, !(length == 0 && negative) else { return nil }
             var high: UInt64 = 0, low: UInt64 = 0
-            for index in 0..<length {
-                let word = UInt64(raw.loadUnaligned(fromByteOffset: 4 + 2 * index, as: UInt16.self).littleEndian)
-                if index < 4 { low |= word << (16 * index) } else { high |= word << (16 * (index - 4)) }
+            for index in 0..<8 {
+                // The words are native 16-bit integers, least significant first.
+                let word = UInt64(raw.loadUnaligned(fromByteOffset: 4 + 2 * index, as: UInt16.self))
+                if index >= length {
+                    guard word == 0 else { return nil }
+                } else if index < 4 {
+                    low |= word << (16 * index)
+                } else {
+                    high |= word << (16 * (index - 4))
+                }
             }
+            guard length == 0 || high != 0 || low != 0 else { return nil }
             return Parts(negative: negative, exponent: Int(Int8(bitPattern: raw[0])), high: high, low: low)
         }
     }
