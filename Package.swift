@@ -38,7 +38,7 @@ let swiftSyntaxProducts: [Target.Dependency] = withoutMacros ? [] : [
 let swiftSyntaxPackage: [Package.Dependency] = withoutMacros ? [] : [
     // The `Macros` trait's only dependency: swift-syntax releases track Swift's (600 is
     // Swift 6.0), and the compiler and the plugin agree on a protocol across them.
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
 ]
 let macroPluginTests: [Target] = withoutMacros ? [] : [
     // The macro's expansions and refusals, checked on source text.

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `@JSONTapeCodable`'s plugin and its expansion tests built against the lowest swift-syntax the
-# package allows (Package.swift: "600.0.0"..<"604.0.0"; 600.0.1 is the lowest in the offline
-# set), so that no API from a later release slips in. The package's own builds resolve the
-# newest; this one copies the plugin and its tests into a scratch package that pins the version.
+# package allows (Package.swift: "600.0.1"..<"604.0.0"), so that no API from a later release
+# slips in. The package's own builds resolve the newest; this one copies the plugin and its
+# tests into a scratch package that pins the version.
 #   Scripts/macro-low-end.sh [VERSION]   (default 600.0.1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="${1:-600.0.1}"
-scratch="${TMPDIR:-/tmp}/httpser-macro-low-end"
+# One scratch package per checkout, so two checkouts on one machine never share it.
+scratch="${TMPDIR:-/tmp}/httpser-macro-low-end-$(pwd -P | cksum | cut -d' ' -f1)"
 rm -rf "$scratch/Sources" "$scratch/Tests" "$scratch/Package.swift" "$scratch/Package.resolved"
 mkdir -p "$scratch/Sources" "$scratch/Tests"
 cp -R Sources/HTTPSerializationMacroPlugin "$scratch/Sources/"

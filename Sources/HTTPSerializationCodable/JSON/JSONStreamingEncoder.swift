@@ -23,9 +23,6 @@ final class JSONStreamingEncoder {
         let isObject: Bool
         let firstKeyHash: Int
         var count = 0
-        /// The key hashes of an object past ``JSONStreamingEncoder/scannedKeys`` keys, so a
-        /// large dictionary's keys are checked in constant time each, not by a scan.
-        var keySet: Set<UInt64>?
     }
 
     /// Objects up to this many keys are checked for a repeated key by scanning their hashes.
@@ -34,6 +31,10 @@ final class JSONStreamingEncoder {
     @exclusivity(unchecked) private var frames: [Frame] = []
     /// A hash of each key written in each open object, innermost last.
     @exclusivity(unchecked) private var keyHashes: [UInt64] = []
+    /// The key hashes of each open object past ``scannedKeys`` keys, by the object's id, so a
+    /// large dictionary's keys are checked in constant time each, not by a scan. Kept out of
+    /// `Frame` so that frames hold no reference and copy without retains.
+    @exclusivity(unchecked) private var keySets: [Int: Set<UInt64>] = [:]
     /// Values written so far, containers included; a container's id is its number in this count.
     @exclusivity(unchecked) private var valueCount = 0
     /// For each value whose own code is running (`encode(to:)`, a custom strategy), innermost
@@ -114,6 +115,7 @@ final class JSONStreamingEncoder {
     private func close() {
         let frame = frames.removeLast()
         keyHashes.removeSubrange(frame.firstKeyHash...)
+        if !keySets.isEmpty { keySets[frame.id] = nil }
         writer.closeContainer(isObject: frame.isObject, level: frames.count)
     }
 
@@ -131,8 +133,9 @@ final class JSONStreamingEncoder {
             // Through a buffer: a slice of the array would retain its storage on every key.
             if keyHashes.withUnsafeBufferPointer({ $0[first...].contains(hash) }) { return switchToTree() }
         } else {
-            if frames[index].keySet == nil { frames[index].keySet = Set(keyHashes[frames[index].firstKeyHash...]) }
-            if frames[index].keySet?.insert(hash).inserted == false { return switchToTree() }
+            let object = frames[index].id
+            if keySets[object] == nil { keySets[object] = Set(keyHashes[frames[index].firstKeyHash...]) }
+            if keySets[object]?.insert(hash).inserted == false { return switchToTree() }
         }
         keyHashes.append(hash)
         slotStart = writer.output.count
@@ -181,7 +184,7 @@ final class JSONStreamingEncoder {
         frames[last].count -= 1
         if frames[last].isObject {
             let hash = keyHashes.removeLast()
-            frames[last].keySet?.remove(hash)
+            if !keySets.isEmpty { keySets[frames[last].id]?.remove(hash) }
         }
     }
 
@@ -274,6 +277,7 @@ final class JSONStreamingEncoder {
         writer = JSONWriter(options: options.outputFormatting)
         frames = []
         keyHashes = []
+        keySets = [:]
         pending = false
         return false
     }
@@ -492,7 +496,7 @@ final class JSONStreamingEncoder {
         guard let index = reopen(id) else { return switchToTree() }
         let hash = key.withUTF8Buffer { JSONTapeReader.keyHash($0) }
         keyHashes.append(hash)
-        frames[index].keySet?.insert(hash)
+        if !keySets.isEmpty { keySets[frames[index].id]?.insert(hash) }
         slotStart = writer.output.count
         slotContainer = id
         writer.separator(first: frames[index].count == 0, level: frames.count)
@@ -553,6 +557,7 @@ final class JSONStreamingEncoder {
         guard streams, frames.count >= mark.frames, keyHashes.count >= mark.keys,
               mark.frames == 0 || (frames[mark.frames - 1].id == mark.container && frames[mark.frames - 1].count == mark.count)
         else { return }
+        if !keySets.isEmpty { for frame in frames[mark.frames...] { keySets[frame.id] = nil } }
         frames.removeSubrange(mark.frames...)
         keyHashes.removeSubrange(mark.keys...)
         writer.output.truncate(to: mark.output)

@@ -95,13 +95,20 @@ public struct JSONTapeObjectWriter {
     /// The encoder's number for the object; 0 when ``tree`` holds it, -1 when it could not
     /// open (its error is thrown at the first write).
     let id: Int
-    /// The object in the tree, when the tree had taken the text before it opened.
-    let tree: ParameterEncoder?
+    /// The object in the tree, when the tree had taken the text before it opened. Boxed, so
+    /// the writer stays three words: generated code passes it by value at every property.
+    let tree: TreeObject?
+
+    /// A tree encoder in a box of one reference.
+    final class TreeObject {
+        let encoder: ParameterEncoder
+        init(_ encoder: ParameterEncoder) { self.encoder = encoder }
+    }
 
     init(encoder: JSONStreamingEncoder, id: Int, tree: ParameterEncoder?) {
         self.encoder = encoder
         self.id = id
-        self.tree = tree
+        self.tree = tree.map(TreeObject.init)
     }
 
     /// The keys and indexes that lead to the object.
@@ -179,7 +186,7 @@ public struct JSONTapeObjectWriter {
     /// Writes `value` at `key` into the tree that took over the text (a `encode(to:)` below
     /// wrote out of order), as a keyed container would.
     @usableFromInline func encodeInTree<T: Encodable>(_ value: T, _ key: StaticString) throws {
-        var container = KeyedContainer<JSONTapeObject.CodingKeys>(encoder: tree ?? encoder.treeEncoder(value: id, codingPath: encoder.codingPath))
+        var container = KeyedContainer<JSONTapeObject.CodingKeys>(encoder: tree?.encoder ?? encoder.treeEncoder(value: id, codingPath: encoder.codingPath))
         try container.encode(value, forKey: JSONTapeObject.CodingKeys(stringValue: key.description))
     }
 }
