@@ -76,14 +76,23 @@ package struct JSONWriter {
         escapesSlashes = !options.contains(.withoutEscapingSlashes)
     }
 
-    /// An open array or object and the position of its next value.
+    /// An open array or object and the position of its next value. Objects are walked in
+    /// place: in the dictionary's own order, or through their keys sorted once.
     private struct Frame {
         var elements: [ParameterValue] = []
-        var keys: [String] = []
-        var values: [ParameterValue] = []
+        var entries: [String: ParameterValue] = [:]
+        /// The next entry when keys are not sorted.
+        var position: Dictionary<String, ParameterValue>.Index
+        var sortedKeys: [String] = []
         var isObject: Bool
         var next = 0
-        var count: Int { isObject ? keys.count : elements.count }
+        var count: Int
+
+        /// The key of the value written last (for an error's path, so found by a walk).
+        var lastKey: String {
+            if !sortedKeys.isEmpty { return sortedKeys[next - 1] }
+            return entries[entries.index(entries.startIndex, offsetBy: next - 1)].key
+        }
     }
 
     /// Writes `root` whole. When a streaming encoder hands over a tree, `level` is how deep it
@@ -99,51 +108,56 @@ package struct JSONWriter {
             switch value {
             case .array(let array):
                 openContainer(isObject: false)
-                stack.append(Frame(elements: array.elements, isObject: false))
+                stack.append(Frame(elements: array.elements, position: Self.noEntries.startIndex, isObject: false, count: array.elements.count))
             case .dictionary(let dictionary):
                 openContainer(isObject: true)
-                var frame = Frame(isObject: true)
+                let entries = dictionary.entries
                 if sortsKeys {
-                    frame.keys = JSONKeyOrder.sorted(dictionary.entries.keys)
-                    frame.values = frame.keys.map { dictionary.entries[$0]! }
+                    stack.append(Frame(entries: entries, position: entries.startIndex, sortedKeys: JSONKeyOrder.sorted(entries.keys),
+                                       isObject: true, count: entries.count))
                 } else {
-                    frame.keys.reserveCapacity(dictionary.entries.count)
-                    frame.values.reserveCapacity(dictionary.entries.count)
-                    for (key, element) in dictionary.entries {
-                        frame.keys.append(key)
-                        frame.values.append(element)
-                    }
+                    stack.append(Frame(entries: entries, position: entries.startIndex, isObject: true, count: entries.count))
                 }
-                stack.append(frame)
             default:
                 try writeScalar(value) { Self.path(of: stack, from: path) }
             }
-            // Move to the next value, closing every container that has none left.
+            // Move to the next value, closing every container that has none left. The top
+            // frame is changed in place, never copied out (a copy would retain its storage).
             while let top = stack.indices.last {
-                let frame = stack[top]
-                if frame.next < frame.count {
-                    separator(first: frame.next == 0, level: level + stack.count)
-                    if frame.isObject {
-                        key(frame.keys[frame.next])
-                        value = frame.values[frame.next]
+                let next = stack[top].next
+                if next < stack[top].count {
+                    separator(first: next == 0, level: level + stack.count)
+                    if !stack[top].isObject {
+                        value = stack[top].elements[next]
+                    } else if sortsKeys {
+                        let name = stack[top].sortedKeys[next]
+                        key(name)
+                        value = stack[top].entries[name]!
                     } else {
-                        value = frame.elements[frame.next]
+                        let position = stack[top].position
+                        let entry = stack[top].entries[position]
+                        key(entry.key)
+                        value = entry.value
+                        stack[top].position = stack[top].entries.index(after: position)
                     }
-                    stack[top].next += 1
+                    stack[top].next = next + 1
                     break
                 }
+                let isObject = stack[top].isObject
                 stack.removeLast()
-                closeContainer(isObject: frame.isObject, level: level + stack.count)
+                closeContainer(isObject: isObject, level: level + stack.count)
             }
             if stack.isEmpty { return written }
         }
     }
 
+    private static let noEntries: [String: ParameterValue] = [:]
+
     /// The path of the value just reached, from the open containers.
     private static func path(of stack: [Frame], from start: ParameterPath) -> ParameterPath {
         var path = start
         for frame in stack {
-            path = path.appending(frame.isObject ? .key(frame.keys[frame.next - 1]) : .index(frame.next - 1))
+            path = path.appending(frame.isObject ? .key(frame.lastKey) : .index(frame.next - 1))
         }
         return path
     }
