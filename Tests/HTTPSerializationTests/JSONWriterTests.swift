@@ -94,6 +94,28 @@ struct JSONWriterTests {
         #expect(try ParameterValue.string("a/b").jsonData(options: .fragmentsAllowed) == Data(#""a\/b""#.utf8))
     }
 
+    @Test("a refusal deep in objects of many keys names its keys, sorted or not", arguments: [JSONWritingOptions(), .sortedKeys])
+    func refusalPathsInWideObjects(options: JSONWritingOptions) {
+        var inner: [String: ParameterValue] = [:]
+        for index in 0..<40 { inner["k\(index)"] = .int(index) }
+        inner["k27"] = ["x": 1, "y": [1, 2, .double(.nan)], "z": 3]
+        var outer: [String: ParameterValue] = [:]
+        for index in 0..<12 { outer["o\(index)"] = .string("\(index)") }
+        outer["o7"] = .dictionary(inner)
+        do {
+            _ = try ParameterValue.dictionary(outer).jsonData(options: options)
+            Issue.record("NaN was written")
+        } catch let error as RequestSerializationError {
+            guard case .invalidJSONParameters(let reason, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(reason == "The value at `o7.k27.y[2]` is invalid: nan is not a JSON number.")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test("sorted keys follow JSONSerialization's numeric, case-insensitive order")
     func keyOrder() throws {
         let keys = ["a10", "a2", "B", "a", "A", "b1", "_", "01", "1", "a02", "z9", "Z10", "ab", "aB", "Ab", "AB", "a 1", "a_1", "a-1",

@@ -89,8 +89,8 @@ package struct JSONWriter {
         var count: Int
 
         /// The key of the value written last (for an error's path, so found by a walk).
-        var lastKey: String {
-            if !sortedKeys.isEmpty { return sortedKeys[next - 1] }
+        func lastKey(sorted: Bool) -> String {
+            if sorted { return sortedKeys[next - 1] }
             return entries[entries.index(entries.startIndex, offsetBy: next - 1)].key
         }
     }
@@ -103,12 +103,14 @@ package struct JSONWriter {
         var stack: [Frame] = []
         var value = root
         var written = 0
+        let sorted = sortsKeys
         while true {
             written += 1
             switch value {
             case .array(let array):
                 openContainer(isObject: false)
-                stack.append(Frame(elements: array.elements, position: Self.noEntries.startIndex, isObject: false, count: array.elements.count))
+                stack.append(Frame(elements: array.elements, position: [String: ParameterValue]().startIndex, isObject: false,
+                                   count: array.elements.count))
             case .dictionary(let dictionary):
                 openContainer(isObject: true)
                 let entries = dictionary.entries
@@ -119,7 +121,7 @@ package struct JSONWriter {
                     stack.append(Frame(entries: entries, position: entries.startIndex, isObject: true, count: entries.count))
                 }
             default:
-                try writeScalar(value) { Self.path(of: stack, from: path) }
+                try writeScalar(value) { Self.path(of: stack, from: path, sorted: sorted) }
             }
             // Move to the next value, closing every container that has none left. The top
             // frame is changed in place, never copied out (a copy would retain its storage).
@@ -151,13 +153,11 @@ package struct JSONWriter {
         }
     }
 
-    private static let noEntries: [String: ParameterValue] = [:]
-
     /// The path of the value just reached, from the open containers.
-    private static func path(of stack: [Frame], from start: ParameterPath) -> ParameterPath {
+    private static func path(of stack: [Frame], from start: ParameterPath, sorted: Bool) -> ParameterPath {
         var path = start
         for frame in stack {
-            path = path.appending(frame.isObject ? .key(frame.lastKey) : .index(frame.next - 1))
+            path = path.appending(frame.isObject ? .key(frame.lastKey(sorted: sorted)) : .index(frame.next - 1))
         }
         return path
     }
