@@ -10,9 +10,10 @@ import Testing
 struct HummingbirdDisconnectTests {
     @Test("a client that stops reading stops the route's reading of its source, and reading again resumes it")
     func backPressure() async throws {
-        let taken = EndlessEvents.Counter()
+        let taken = EndlessEvents.Counter(), retaken = EndlessEvents.Counter()
         let router = Router(context: HTTPSerializationBasicRequestContext.self)
         router.get("/fast") { _, _ in Response.stream(EndlessBlocks(taken: taken), writer: BlockWriter()) }
+        router.get("/again") { _, _ in Response.stream(EndlessBlocks(taken: retaken), writer: BlockWriter()) }
         try await Application(router: router).test(.live) { client in
             let port = try #require(client.port)
             // Unread, the body fills the socket buffers and Hummingbird's writer, then the
@@ -20,7 +21,7 @@ struct HummingbirdDisconnectTests {
             // second). Where it settles varies, 3 to 40 MiB here: NIO's async writer hears
             // that the socket is full from the event loop, so on a busy machine more blocks
             // are queued first. The bound only catches a writer that never waits.
-            let pacing = try await LoopbackClient.pacing(port: port, path: "/fast", taken: taken)
+            let pacing = try await LoopbackClient.pacing(port: port, path: "/fast", taken: taken, retry: "/again", retaken: retaken)
             #expect(pacing.failure == nil)
         }
     }

@@ -79,12 +79,13 @@ struct VaporStreamTests {
 
     @Test("a client that stops reading stops the route's reading of its source, and reading again resumes it")
     func backPressure() async throws {
-        let taken = EndlessEvents.Counter()
+        let taken = EndlessEvents.Counter(), retaken = EndlessEvents.Counter()
         try await withApp { app in
             app.get("fast") { _ in Response.stream(EndlessBlocks(taken: taken), writer: BlockWriter()) }
+            app.get("again") { _ in Response.stream(EndlessBlocks(taken: retaken), writer: BlockWriter()) }
             try await Self.serving(app) { port in
                 // As for Hummingbird: the source settles once the socket and writer are full.
-                let pacing = try await LoopbackClient.pacing(port: port, path: "/fast", taken: taken)
+                let pacing = try await LoopbackClient.pacing(port: port, path: "/fast", taken: taken, retry: "/again", retaken: retaken)
                 #expect(pacing.failure == nil)
             }
         }
