@@ -29,10 +29,7 @@ enum JSONBenchmarks {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
         }
-        func pad(_ value: UInt64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
+        let pad = JSONShapes.pad
         for i in 0..<objects {
             let u1 = generator.next(), u2 = generator.next()
             let name = generator.str(4, 24)

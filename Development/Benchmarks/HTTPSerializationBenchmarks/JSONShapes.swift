@@ -98,7 +98,8 @@ enum JSONShapes {
         return Data(text.utf8)
     }
 
-    private static func pad(_ value: UInt64, _ width: Int) -> String {
+    /// `value` in decimal, zero-padded on the left to `width` digits.
+    static func pad(_ value: UInt64, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
