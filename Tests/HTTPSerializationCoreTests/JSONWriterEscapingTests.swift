@@ -33,11 +33,11 @@ struct JSONWriterEscapingTests {
         return Array(try ParameterValue.string(text).jsonData(options: options))
     }
 
-    @Test("one character to escape at every offset of strings up to 26 bytes, with and without escaped slashes", arguments: [
+    @Test("one character to escape at every offset of strings up to 41 bytes (two blocks and a word), with and without escaped slashes", arguments: [
         "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}", "\u{1}", "\u{1F}",
     ])
     func everyOffset(special: String) throws {
-        for length in 0...25 {
+        for length in 0...40 {
             for offset in 0...length {
                 let text = String(repeating: "a", count: offset) + special + String(repeating: "z", count: length - offset)
                 for slashes in [true, false] {

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -42,11 +42,18 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     case "json-generated":
         // §6 into models with generated readers (issue 41).
         let data = JSONBenchmarks.document(objects: 56_000)
-        for _ in 0..<20 { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: data)) }
+        let best = fastest(runs: 20, [{ consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: data)) }])[0]
+        print("fastest of 20: \(format(best * 1000)) ms")
+    case "json-generated-strings":
+        // §7 into models with generated readers (issue 41).
+        let data = JSONShapes.textDocument(objects: 36_000)
+        let best = fastest(runs: 20, [{ consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.TextRecord].self, from: data)) }])[0]
+        print("fastest of 20: \(format(best * 1000)) ms")
     case "json-generated-encoding":
         // The §6 records written by generated writers (issue 41).
         let records = try JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
-        for _ in 0..<40 { consume(try? JSONBodyEncoder().encode(records)) }
+        let best = fastest(runs: 40, [{ consume(try? JSONBodyEncoder().encode(records)) }])[0]
+        print("fastest of 40: \(format(best * 1000)) ms")
     case "json-interleaved", "json-decodable-interleaved":
         // As the benchmark runs them: each of our parses after the peer's, so the heap is
         // warm from the peer's graph. Samples under `ProfileSides.ours` are our side, its free included.
@@ -133,14 +140,14 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-generated, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-generated, json-generated-strings, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-/// `--only escaping|query|requests|json|streaming|multipart|parsing|forms|upload|download|servers` runs one section (for a quick look, not a report).
+/// `--only escaping|query|requests|json|json-writer|json-generated|streaming|multipart|parsing|forms|upload|download|servers` runs one section (for a quick look, not a report).
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil }
 func section(_ name: String) -> Bool { only == nil || only == name }
 let runs = quick ? 1 : 9
@@ -261,8 +268,12 @@ if section("json") {
     JSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
     JSONBenchmarks.runSmall(quick: quick, runs: runs)
     JSONBenchmarks.runWriter(quick: quick, runs: runs)
+}
+
+if section("json") || section("json-generated") {
     GeneratedJSONBenchmarks.run(quick: quick, runs: quick ? 1 : 5)
 }
+
 if section("json") || section("json-writer") {
     NumberWriterBenchmarks.run(quick: quick, runs: runs)
 }

@@ -15,6 +15,8 @@ import HTTPSerializationCore
 /// ``JSONEncodingTree``, which takes the rest of the model: `encode(to:)` runs once either way.
 final class JSONStreamingEncoder {
     let options: JSONBodyEncoder
+    /// No key strategy: coding keys are written as they are. Read once, not per key from `options`.
+    private let keysAsWritten: Bool
     @exclusivity(unchecked) private var writer: JSONWriter
 
     /// An open array or object: how many values it has, and where its key hashes start.
@@ -57,6 +59,7 @@ final class JSONStreamingEncoder {
 
     init(options: JSONBodyEncoder) {
         self.options = options
+        keysAsWritten = options.keysAsWritten
         writer = JSONWriter(options: options.outputFormatting)
     }
 
@@ -105,8 +108,16 @@ final class JSONStreamingEncoder {
     // MARK: Structure
 
     /// Closes containers above `id` (their owners are done with them); nil when `id` is closed.
+    @inline(__always)
     private func reopen(_ id: Int) -> Int? {
-        if let last = frames.indices.last, frames[last].id == id { return last }
+        let last = frames.count &- 1
+        if last >= 0, frames[last].id == id { return last }
+        return reopenBelow(id)
+    }
+
+    /// ``reopen(_:)`` when `id` is not the innermost container.
+    @inline(never)
+    private func reopenBelow(_ id: Int) -> Int? {
         guard let index = frames.lastIndex(where: { $0.id == id }) else { return nil }
         while frames.count > index + 1 { close() }
         return index
@@ -410,7 +421,7 @@ final class JSONStreamingEncoder {
     /// dictionary's entries under a key strategy), never its own writer.
     func encodeThroughEncodable<T: Encodable>(_ value: T) throws {
         // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
-        if !options.keysAsWritten, let dictionary = value as? any JSONStringKeyedDictionaryEncodable {
+        if !keysAsWritten, let dictionary = value as? any JSONStringKeyedDictionaryEncodable {
             return try dictionary.streamEntries(to: self)
         }
         // Not through `runOwnCode`: a closure here costs a retain and release of every value.
@@ -487,7 +498,7 @@ final class JSONStreamingEncoder {
     /// against the others (its hash is kept all the same, for the bookkeeping that takes a
     /// key back); a key strategy can make two of them one, so then each is checked as any is.
     func beginGeneratedValue(inObject id: Int, key: StaticString) throws -> Bool {
-        guard options.keysAsWritten else {
+        guard keysAsWritten else {
             return try beginValue(inObject: id, key: writtenKey(JSONTapeObject.CodingKeys(stringValue: key.description)))
         }
         guard streams else { return false }

@@ -266,16 +266,28 @@ package struct JSONWriter {
 
     /// Appends `bytes` with the characters JSON requires escaped written as escapes.
     ///
-    /// Eight bytes at a time: each word is stored whole into spare capacity, and the count
-    /// advances past the bytes before the first one that needs an escape (all eight when
-    /// none does). The last one to seven bytes are read as one word too, so a short string
-    /// costs a word or two, never a loop over its bytes.
+    /// Sixteen bytes at a time, then eight: each block is stored whole into spare capacity,
+    /// and the count advances past the bytes before the first one that needs an escape (all
+    /// of them when none does). The last one to seven bytes are read as one word too, so a
+    /// short string costs a block and a word or two, never a loop over its bytes.
     @inlinable mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let count = bytes.count
         var index = 0
-        // Room for the rest unescaped, plus a word's overrun past it.
-        output.reserve(count &+ 8)
+        // Room for the rest unescaped, plus a block's overrun past it.
+        output.reserve(count &+ 16)
+        // Sixteen bytes at a time while that many are left, then a word at a time.
+        while count &- index >= 16 {
+            let block = UnsafeRawPointer(source + index)
+            UnsafeMutableRawPointer(output.base + output.count).storeBytes(of: block.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            let clean = ByteBlock.firstEscaped(block, slashes: escapesSlashes)
+            output.count &+= clean
+            index &+= clean
+            if clean == 16 { continue }
+            writeEscape(source[index])
+            index &+= 1
+            output.reserve(count &- index &+ 16)
+        }
         while index < count {
             let remaining = count &- index
             let word: UInt64, width: Int, flags: UInt64
@@ -301,7 +313,7 @@ package struct JSONWriter {
             index &+= clean
             writeEscape(source[index])
             index &+= 1
-            output.reserve(count &- index &+ 8)
+            output.reserve(count &- index &+ 16)
         }
     }
 

@@ -9,9 +9,9 @@ import HTTPSerializationCore
 ///
 /// Valid only during the writer's call.
 public struct JSONTapeWriter {
-    // Unowned and unchecked: the encoder makes the writer for a call it is running, and lives
-    // until the outermost encode returns, after every writer has.
-    unowned(unsafe) let encoder: JSONStreamingEncoder
+    // Strong: an unowned(unsafe) reference is retained and released around every call made
+    // through it, two pairs per property; a strong one is borrowed, retained once per writer.
+    let encoder: JSONStreamingEncoder
 
     init(encoder: JSONStreamingEncoder) {
         self.encoder = encoder
@@ -90,8 +90,8 @@ public struct JSONTapeWriter {
 /// Keys are the coding keys' strings, written as they are (or as the encoder's key strategy
 /// converts them). Valid only during the writer's call.
 public struct JSONTapeObjectWriter {
-    // Unowned and unchecked for the reason ``JSONTapeWriter`` gives.
-    unowned(unsafe) let encoder: JSONStreamingEncoder
+    // Strong, for the reason ``JSONTapeWriter`` gives.
+    let encoder: JSONStreamingEncoder
     /// The encoder's number for the object; 0 when ``tree`` holds it, -1 when it could not
     /// open (its error is thrown at the first write).
     let id: Int
