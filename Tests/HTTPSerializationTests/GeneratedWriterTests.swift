@@ -225,5 +225,36 @@ struct GeneratedWriterTests {
         #expect(try snake.encode(Colliding(userID: 1, user_id: 2)) == (try snake.encode(PlainColliding(userID: 1, user_id: 2))))
         #expect(try ParameterValue(json: try snake.encode(Colliding(userID: 1, user_id: 2))) == ["user_id": 2])
     }
+
+    /// Keys of every width the writer treats apart (one word, two overlapping words, longer)
+    /// and keys with characters to escape, at each end of a word.
+    @JSONTapeCodable
+    struct OddKeys: Codable, Equatable {
+        var a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8, i = 9, j = 10, k = 11, l = 12
+        enum CodingKeys: String, CodingKey {
+            case a = "k", b = "seven77", c = "eightchr", d = "ninechars", e = "sixteen-bytes-ok", f = "seventeen-bytes-x"
+            case g = "fifteen/chars/x", h = "ends-with-quote\"", i = "tab\there", j = "cl\u{E9}-unicode", k = "back\\slash", l = "\u{1}"
+        }
+    }
+
+    struct PlainOddKeys: Codable, Equatable {
+        var a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8, i = 9, j = 10, k = 11, l = 12
+        enum CodingKeys: String, CodingKey {
+            case a = "k", b = "seven77", c = "eightchr", d = "ninechars", e = "sixteen-bytes-ok", f = "seventeen-bytes-x"
+            case g = "fifteen/chars/x", h = "ends-with-quote\"", i = "tab\there", j = "cl\u{E9}-unicode", k = "back\\slash", l = "\u{1}"
+        }
+    }
+
+    @Test("keys of one to seventeen bytes and keys with characters to escape are written as the Encodable path writes them")
+    func oddKeysWriteTheSameBytes() throws {
+        var compact = JSONBodyEncoder()
+        compact.outputFormatting = .withoutEscapingSlashes
+        for encoder in Self.encoders() + [compact] {
+            let ours = try encoder.encode([OddKeys(), OddKeys()]), theirs = try encoder.encode([PlainOddKeys(), PlainOddKeys()])
+            #expect(ours == theirs, "\(String(decoding: ours, as: UTF8.self)) != \(String(decoding: theirs, as: UTF8.self))")
+        }
+        #expect(try JSONDecoder().decode([OddKeys].self, from: try JSONBodyEncoder().encode([OddKeys()])) == [OddKeys()])
+        #expect(String(decoding: try JSONBodyEncoder().encode(OddKeys()), as: UTF8.self).contains(#""ends-with-quote\"":8,"tab\there":9"#))
+    }
 }
 #endif

@@ -393,7 +393,7 @@ final class JSONStreamingEncoder {
                 // `Writer` is `T`: the value is read in place as one, not copied or boxed.
                 try withUnsafePointer(to: value) { pointer in
                     try pointer.withMemoryRebound(to: Writer.self, capacity: 1) { value in
-                        try runGenerated { try value.pointee.encode(jsonTape: JSONTapeWriter(encoder: self)) }
+                        try runOwnCode { try value.pointee.encode(jsonTape: JSONTapeWriter(encoder: self)) }
                     }
                 }
             }
@@ -474,7 +474,7 @@ final class JSONStreamingEncoder {
     }
 
     /// Where the output stood when a value's own code began, to take back what it wrote if it fails.
-    private struct OwnCodeMark {
+    struct OwnCodeMark {
         let number: Int
         let output: Int
         let frames: Int
@@ -485,11 +485,6 @@ final class JSONStreamingEncoder {
         let slotContainer: Int
     }
 
-    /// Runs a generated writer's code for the value pending, as ``runOwnCode(_:)`` runs any
-    /// value's: what it wrote is taken back if it fails.
-    func runGenerated(_ body: () throws -> Void) throws {
-        try runOwnCode(body)
-    }
 
     /// Writes the separator and `key` (after the key strategy) for the next value of object
     /// `id`, which a generated writer opened. False when the tree takes the value instead.
@@ -510,9 +505,9 @@ final class JSONStreamingEncoder {
         if !keySets.isEmpty { keySets[frames[index].id]?.insert(hash) }
         slotStart = writer.output.count
         slotContainer = id
-        writer.separator(first: frames[index].count == 0, level: frames.count)
+        let first = frames[index].count == 0
         frames[index].count += 1
-        key.withUTF8Buffer { writer.key(utf8: $0) }
+        key.withUTF8Buffer { writer.member(first: first, level: frames.count, key: $0) }
         pending = true
         return true
     }
@@ -542,7 +537,7 @@ final class JSONStreamingEncoder {
         try endOwnCode(mark)
     }
 
-    private func beginOwnCode() -> OwnCodeMark {
+    func beginOwnCode() -> OwnCodeMark {
         let number = valueCount + 1
         runningValues.append(number)
         let last = frames.last
@@ -550,7 +545,7 @@ final class JSONStreamingEncoder {
                            count: last?.count ?? 0, keys: keyHashes.count, slotStart: slotStart, slotContainer: slotContainer)
     }
 
-    private func endOwnCode(_ mark: OwnCodeMark) throws {
+    func endOwnCode(_ mark: OwnCodeMark) throws {
         runningValues.removeLast()
         if streams {
             guard pending else { return }
@@ -563,7 +558,7 @@ final class JSONStreamingEncoder {
 
     /// What a value wrote before it failed is taken back, so a model that swallows the error
     /// leaves the slot empty, as `JSONEncoder` does, not half a value.
-    private func failOwnCode(_ mark: OwnCodeMark) {
+    func failOwnCode(_ mark: OwnCodeMark) {
         runningValues.removeLast()
         guard streams, frames.count >= mark.frames, keyHashes.count >= mark.keys,
               mark.frames == 0 || (frames[mark.frames - 1].id == mark.container && frames[mark.frames - 1].count == mark.count)

@@ -192,6 +192,49 @@ package struct JSONWriter {
         if pretty { output.append(" : ") } else { output.append(UInt8(ascii: ":")) }
     }
 
+    /// The separator before a value of an object at nesting `level` and its key given as
+    /// UTF-8 bytes (a generated writer's coding key): ``separator(first:level:)`` then
+    /// ``key(utf8:)``, in one reservation and a few word stores for compact output and keys
+    /// of up to 16 bytes that need no escape, which is nearly every coding key.
+    @inlinable package mutating func member(first: Bool, level: Int, key bytes: UnsafeBufferPointer<UInt8>) {
+        let count = bytes.count
+        guard !pretty, count >= 1, count <= 16, let source = bytes.baseAddress else {
+            separator(first: first, level: level)
+            return key(utf8: bytes)
+        }
+        // The key as two words that together cover it: its first and last eight bytes, or
+        // (up to eight) the bytes then zeros.
+        let low: UInt64, high: UInt64, flags: UInt64
+        if count >= 8 {
+            low = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self).littleEndian
+            high = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self).littleEndian
+            flags = escapeFlags(low) | escapeFlags(high)
+        } else {
+            low = ShortBytes.word(source, count: count)
+            high = low
+            // The zero bytes above the key would pass for control characters.
+            flags = escapeFlags(low) & (0x8080_8080_8080_8080 &>> UInt64(64 &- 8 &* count))
+        }
+        guard flags == 0 else {
+            separator(first: first, level: level)
+            return key(utf8: bytes)
+        }
+        // A comma, a quote, the key, a quote and a colon; the word stores may run 8 bytes past.
+        output.reserve(count &+ 4 &+ 8)
+        var start = output.count
+        if !first {
+            output.base[start] = UInt8(ascii: ",")
+            start &+= 1
+        }
+        let at = UnsafeMutableRawPointer(output.base + start)
+        at.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        at.storeBytes(of: low.littleEndian, toByteOffset: 1, as: UInt64.self)
+        if count > 8 { at.storeBytes(of: high.littleEndian, toByteOffset: 1 &+ count &- 8, as: UInt64.self) }
+        at.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 &+ count, as: UInt8.self)
+        at.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 2 &+ count, as: UInt8.self)
+        output.count = start &+ 3 &+ count
+    }
+
     /// Closes a container whose parent is at nesting `level`.
     @inlinable package mutating func closeContainer(isObject: Bool, level: Int) {
         if pretty {

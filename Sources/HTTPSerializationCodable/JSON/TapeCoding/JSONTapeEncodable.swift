@@ -39,7 +39,14 @@ extension JSONTapeEncodable {
         defer { writer.popIndex() }
         for index in elements.indices {
             if let array, try writer.beginElement(in: array, index: index) {
-                try writer.run { try elements[index].encode(jsonTape: writer) }
+                let mark = writer.beginRun()
+                do {
+                    try elements[index].encode(jsonTape: writer)
+                } catch {
+                    writer.failRun(mark)
+                    throw error
+                }
+                try writer.endRun(mark)
             } else {
                 try writer.encodeElementInTree(elements[index], in: array)
             }

@@ -63,10 +63,18 @@ public struct JSONTapeWriter {
         return try encoder.beginValue(inArray: array)
     }
 
-    /// Runs a writer for the value just begun; what it wrote is taken back if it fails.
-    @usableFromInline func run(_ body: () throws -> Void) throws {
-        try encoder.runGenerated(body)
+    // A writer for the value just begun runs between `beginRun()` and `endRun(_:)`, or
+    // `failRun(_:)` when it throws, which takes back what it wrote. Not a closure: capturing
+    // the value would copy it, retaining everything in it.
+
+    /// Where the output stands as a value's writer begins.
+    @usableFromInline struct RunMark {
+        let mark: JSONStreamingEncoder.OwnCodeMark
     }
+
+    @usableFromInline func beginRun() -> RunMark { RunMark(mark: encoder.beginOwnCode()) }
+    @usableFromInline func endRun(_ mark: RunMark) throws { try encoder.endOwnCode(mark.mark) }
+    @usableFromInline func failRun(_ mark: RunMark) { encoder.failOwnCode(mark.mark) }
 
     /// Appends `element` to the array in the tree that took the text (`array` nil: the tree
     /// took it before the array opened).
@@ -122,9 +130,20 @@ public struct JSONTapeObjectWriter {
         if T.self == Int.self { return try encodeInt(unsafeBitCast(value, to: Int.self), key) }
         if T.self == Double.self { return try encodeDouble(unsafeBitCast(value, to: Double.self), key) }
         if T.self == Bool.self { return try encodeBool(unsafeBitCast(value, to: Bool.self), key) }
+        if T.self == [String].self { return try encodeStrings(unsafeBitCast(value, to: [String].self), key) }
+        if T.self == [Int].self { return try encodeInts(unsafeBitCast(value, to: [Int].self), key) }
+        if T.self == [Double].self { return try encodeDoubles(unsafeBitCast(value, to: [Double].self), key) }
+        if T.self == [Bool].self { return try encodeBools(unsafeBitCast(value, to: [Bool].self), key) }
         guard let writer = try nestedWriter(key) else { return try encodeInTree(value, key) }
         defer { popKey() }
-        try writer.run { try value.encode(jsonTape: writer) }
+        let mark = writer.beginRun()
+        do {
+            try value.encode(jsonTape: writer)
+        } catch {
+            writer.failRun(mark)
+            throw error
+        }
+        try writer.endRun(mark)
     }
 
     /// Writes `value` under `key` unless it is nil, as `encodeIfPresent(_:forKey:)` leaves the key out.
@@ -138,7 +157,7 @@ public struct JSONTapeObjectWriter {
     /// writer of its own.
     public mutating func encode<T: Encodable>(_ value: T, forKey key: StaticString) throws {
         guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
-        try encoder.encodeValue(value, at: JSONTapeObject.CodingKeys(stringValue: key.description))
+        try encoder.encodeValue(value, at: CodingKeys(key))
     }
 
     /// Writes `value` under `key` through its `encode(to:)` unless it is nil.
@@ -163,7 +182,7 @@ public struct JSONTapeObjectWriter {
         guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
         guard value.isFinite else {
             // The key on the path for the error, or the strategy's string.
-            return try encoder.with(JSONTapeObject.CodingKeys(stringValue: key.description)) { try encoder.write(value) }
+            return try encoder.with(CodingKeys(key)) { try encoder.write(value) }
         }
         try encoder.write(value)
     }
@@ -173,11 +192,34 @@ public struct JSONTapeObjectWriter {
         try encoder.write(.bool(value))
     }
 
+    // Arrays of the common scalars go straight to the encoder's own loops for them, as
+    // `Array`'s writer would send them, without a call through its generic writer.
+    @usableFromInline mutating func encodeStrings(_ value: [String], _ key: StaticString) throws { try encodeScalars(value, key) }
+    @usableFromInline mutating func encodeInts(_ value: [Int], _ key: StaticString) throws { try encodeScalars(value, key) }
+    @usableFromInline mutating func encodeDoubles(_ value: [Double], _ key: StaticString) throws { try encodeScalars(value, key) }
+    @usableFromInline mutating func encodeBools(_ value: [Bool], _ key: StaticString) throws { try encodeScalars(value, key) }
+
+    private mutating func encodeScalars<Element: Encodable>(_ value: [Element], _ key: StaticString) throws {
+        guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
+        try encoder.encodeValue(value, at: CodingKeys(key))
+    }
+
+    /// A property's key on the coding path: the writer's static text, made a `String` only
+    /// when read. Named as a synthesized key type is, so errors print the same.
+    struct CodingKeys: CodingKey {
+        let key: StaticString
+        init(_ key: StaticString) { self.key = key }
+        var stringValue: String { key.description }
+        var intValue: Int? { nil }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
+    }
+
     /// Begins the value at `key` and puts the key on the path (``popKey()`` takes it off); nil
     /// when the tree takes the value instead.
     @usableFromInline mutating func nestedWriter(_ key: StaticString) throws -> JSONTapeWriter? {
         guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return nil }
-        encoder.codingPath.append(JSONTapeObject.CodingKeys(stringValue: key.description))
+        encoder.codingPath.append(CodingKeys(key))
         return JSONTapeWriter(encoder: encoder)
     }
 
