@@ -48,6 +48,33 @@ struct JSONWriterEscapingTests {
         }
     }
 
+    @Test("a member's comma, key and colon in one call are the separator's and the key's bytes, for keys of 0 to 20 bytes with a special byte anywhere")
+    func membersMatchSeparatorAndKey() {
+        let specials: [UInt8] = [0x22, 0x5C, 0x2F, 0x00, 0x01, 0x1F, 0x20, 0x7F, 0x80, 0xFF]
+        for options: JSONWritingOptions in [[], .withoutEscapingSlashes, .prettyPrinted] {
+            for length in 0...20 {
+                for position in -1..<length {
+                    for special in position < 0 ? [UInt8(ascii: "q")] : specials {
+                        // Distinct letters, so a byte written at the wrong place shows.
+                        var key = (0..<length).map { UInt8(ascii: "a") + UInt8($0) }
+                        if position >= 0 { key[position] = special }
+                        for first in [true, false] {
+                            var fused = JSONWriter(options: options), parts = JSONWriter(options: options)
+                            fused.output.append(UInt8(ascii: "{"))
+                            parts.output.append(UInt8(ascii: "{"))
+                            key.withUnsafeBufferPointer { key in
+                                fused.member(first: first, level: 2, key: key)
+                                parts.separator(first: first, level: 2)
+                                parts.key(utf8: key)
+                            }
+                            #expect(fused.output.bytes == parts.output.bytes, "\(key) at \(position), first \(first), \(options)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("runs of escapes, non-ASCII text and bytes next to the flagged ranges are written exactly")
     func mixedText() throws {
         let pieces = ["a", "é", "中", "😀", "\"", "\\", "/", "\n", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "0"]

@@ -99,17 +99,20 @@ struct GeneratedWriterTests {
         #expect(compared > 300)
     }
 
+    /// The text written, or an `invalidValue` error's coding path.
+    static func describe(_ body: () throws -> Data) -> String {
+        do { return String(decoding: try body(), as: UTF8.self) } catch let EncodingError.invalidValue(_, context) {
+            return "invalidValue at \(context.codingPath.map(\.stringValue))"
+        } catch { return "\(error)" }
+    }
+
     @Test("a non-finite double is the same error at the same path; under a strategy, the same string")
     func nonConformingFloats() throws {
         var model = try JSONDecoder().decode(Model.self, from: Data(#"{"id":1,"name":"a","flags":[],"children":[{"key":"k"}]}"#.utf8))
         var twin = try JSONDecoder().decode(PlainModel.self, from: Data(#"{"id":1,"name":"a","flags":[],"children":[{"key":"k"}]}"#.utf8))
         model.score = .infinity
         twin.score = .infinity
-        func describe(_ body: () throws -> Data) -> String {
-            do { return String(decoding: try body(), as: UTF8.self) } catch let EncodingError.invalidValue(_, context) {
-                return "invalidValue at \(context.codingPath.map(\.stringValue))"
-            } catch { return "\(error)" }
-        }
+        let describe = Self.describe
         #expect(describe { try JSONBodyEncoder().encode(model) } == describe { try JSONBodyEncoder().encode(twin) })
         #expect(describe { try JSONBodyEncoder().encode(model) } == "invalidValue at [\"score\"]")
         var converting = JSONBodyEncoder()
@@ -224,6 +227,39 @@ struct GeneratedWriterTests {
         snake.keyEncodingStrategy = .convertToSnakeCase
         #expect(try snake.encode(Colliding(userID: 1, user_id: 2)) == (try snake.encode(PlainColliding(userID: 1, user_id: 2))))
         #expect(try ParameterValue(json: try snake.encode(Colliding(userID: 1, user_id: 2))) == ["user_id": 2])
+    }
+
+    @JSONTapeCodable
+    struct Series: Codable, Equatable {
+        var ints: [Int]
+        var doubles: [Double]
+        var bools: [Bool]
+        var names: [String]
+    }
+
+    struct PlainSeries: Codable, Equatable {
+        var ints: [Int]
+        var doubles: [Double]
+        var bools: [Bool]
+        var names: [String]
+    }
+
+    @Test("arrays of integers, doubles, Booleans and strings write the Encodable path's bytes; a non-finite element is its error at its path")
+    func scalarArrays() throws {
+        var model = Series(ints: [1, -2, .max, .min], doubles: [0.1, 1e300, -0.0, .leastNonzeroMagnitude], bools: [true, false], names: ["a", "\u{E9}\"/\n", ""])
+        var twin = PlainSeries(ints: model.ints, doubles: model.doubles, bools: model.bools, names: model.names)
+        for encoder in Self.encoders() {
+            #expect(try encoder.encode(model) == (try encoder.encode(twin)))
+        }
+        #expect(try JSONDecoder().decode(Series.self, from: try JSONBodyEncoder().encode(model)) == model)
+        model.doubles = [1, 2, .nan]
+        twin.doubles = model.doubles
+        let describe = Self.describe
+        #expect(describe { try JSONBodyEncoder().encode(model) } == describe { try JSONBodyEncoder().encode(twin) })
+        #expect(describe { try JSONBodyEncoder().encode(model) }.hasPrefix("invalidValue at [\"doubles\", "))
+        var converting = JSONBodyEncoder()
+        converting.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        #expect(try converting.encode(model) == (try converting.encode(twin)))
     }
 
     /// Keys of every width the writer treats apart (one word, two overlapping words, longer)

@@ -485,7 +485,6 @@ final class JSONStreamingEncoder {
         let slotContainer: Int
     }
 
-
     /// Writes the separator and `key` (after the key strategy) for the next value of object
     /// `id`, which a generated writer opened. False when the tree takes the value instead.
     ///

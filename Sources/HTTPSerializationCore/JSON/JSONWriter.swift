@@ -312,7 +312,7 @@ package struct JSONWriter {
     /// Sixteen bytes at a time, then eight: each block is stored whole into spare capacity,
     /// and the count advances past the bytes before the first one that needs an escape (all
     /// of them when none does). The last one to seven bytes are read as one word too, so a
-    /// short string costs a block and a word or two, never a loop over its bytes.
+    /// short string costs a word or two, never a loop over its bytes.
     @inlinable mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let count = bytes.count

@@ -1,7 +1,7 @@
-/// Sixteen bytes compared at once, for the loops that run over string text.
+/// Sixteen bytes compared at once, for the loop that escapes string text.
 ///
-/// Lane comparisons on `SIMD16<UInt8>` compile to one vector compare each (SSE2 on x86-64,
-/// NEON on arm64); the mask is read back as two words, so the first flagged byte is found
+/// Lane comparisons on `SIMD16<UInt8>` compile to a vector instruction or two each (SSE2 on
+/// x86-64, NEON on arm64); the mask is read back as two words, so the first flagged byte is found
 /// with one bit scan and no false alarms (word tricks can flag a byte that only borrowed).
 @usableFromInline package enum ByteBlock {
     // Spelled out as `SIMD16<UInt8>`: written inline as `SIMD16(repeating:)`, the comparisons
@@ -10,7 +10,6 @@
     @inlinable static var backslashes: SIMD16<UInt8> { SIMD16<UInt8>(repeating: UInt8(ascii: "\\")) }
     @inlinable static var slashes: SIMD16<UInt8> { SIMD16<UInt8>(repeating: UInt8(ascii: "/")) }
     @inlinable static var spaces: SIMD16<UInt8> { SIMD16<UInt8>(repeating: 0x20) }
-    @inlinable static var nonASCII: SIMD16<UInt8> { SIMD16<UInt8>(repeating: 0x80) }
 
     /// The first lane of `mask` that is set; 16 when none is.
     @inlinable @inline(__always)
@@ -21,16 +20,6 @@
         if low != 0 { return low.trailingZeroBitCount &>> 3 }
         let high = words[1].littleEndian
         return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount &>> 3
-    }
-
-    /// The offset of the first byte of the 16 at `source` that ends plain JSON string text as
-    /// the scanner reads it (a quote, a backslash, a control character, any non-ASCII byte);
-    /// 16 when none does.
-    @inlinable @inline(__always)
-    package static func firstStringSpecial(_ source: UnsafeRawPointer) -> Int {
-        let block = source.loadUnaligned(as: SIMD16<UInt8>.self)
-        let special = (block .== Self.quotes) .| (block .== Self.backslashes) .| (block .< Self.spaces) .| (block .>= Self.nonASCII)
-        return firstSet(special)
     }
 
     /// The offset of the first byte of the 16 at `source` that JSON output must escape (a
