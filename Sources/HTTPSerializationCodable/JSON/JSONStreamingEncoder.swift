@@ -151,9 +151,9 @@ final class JSONStreamingEncoder {
         keyHashes.append(hash)
         slotStart = writer.output.count
         slotContainer = id
-        writer.separator(first: frames[index].count == 0, level: frames.count)
+        let first = frames[index].count == 0
         frames[index].count += 1
-        writer.key(key)
+        writer.member(first: first, level: frames.count, key: key)
         pending = true
         return true
     }

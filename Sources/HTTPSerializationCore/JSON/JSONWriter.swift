@@ -128,17 +128,18 @@ package struct JSONWriter {
             while let top = stack.indices.last {
                 let next = stack[top].next
                 if next < stack[top].count {
-                    separator(first: next == 0, level: level + stack.count)
+                    let depth = level + stack.count
                     if !stack[top].isObject {
+                        separator(first: next == 0, level: depth)
                         value = stack[top].elements[next]
                     } else if sortsKeys {
                         let name = stack[top].sortedKeys[next]
-                        key(name)
+                        member(first: next == 0, level: depth, key: name)
                         value = stack[top].entries[name]!
                     } else {
                         let position = stack[top].position
                         let entry = stack[top].entries[position]
-                        key(entry.key)
+                        member(first: next == 0, level: depth, key: entry.key)
                         value = entry.value
                         stack[top].position = stack[top].entries.index(after: position)
                     }
@@ -233,6 +234,11 @@ package struct JSONWriter {
         at.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 1 &+ count, as: UInt8.self)
         at.storeBytes(of: UInt8(ascii: ":"), toByteOffset: 2 &+ count, as: UInt8.self)
         output.count = start &+ 3 &+ count
+    }
+
+    /// ``member(first:level:key:)`` for a key given as a `String`.
+    @inlinable package mutating func member(first: Bool, level: Int, key: String) {
+        key.withBorrowedUTF8 { member(first: first, level: level, key: $0) }
     }
 
     /// Closes a container whose parent is at nesting `level`.
