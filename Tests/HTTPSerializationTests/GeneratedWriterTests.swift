@@ -252,11 +252,12 @@ struct GeneratedWriterTests {
             #expect(try encoder.encode(model) == (try encoder.encode(twin)))
         }
         #expect(try JSONDecoder().decode(Series.self, from: try JSONBodyEncoder().encode(model)) == model)
+        #expect(try ParameterValue(json: try JSONBodyEncoder().encode(model)) == (try ParameterValue(json: try JSONEncoder().encode(model))))
         model.doubles = [1, 2, .nan]
         twin.doubles = model.doubles
         let describe = Self.describe
         #expect(describe { try JSONBodyEncoder().encode(model) } == describe { try JSONBodyEncoder().encode(twin) })
-        #expect(describe { try JSONBodyEncoder().encode(model) }.hasPrefix("invalidValue at [\"doubles\", "))
+        #expect(describe { try JSONBodyEncoder().encode(model) } == "invalidValue at [\"doubles\", \"2\"]")
         var converting = JSONBodyEncoder()
         converting.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         #expect(try converting.encode(model) == (try converting.encode(twin)))
@@ -290,7 +291,11 @@ struct GeneratedWriterTests {
             #expect(ours == theirs, "\(String(decoding: ours, as: UTF8.self)) != \(String(decoding: theirs, as: UTF8.self))")
         }
         #expect(try JSONDecoder().decode([OddKeys].self, from: try JSONBodyEncoder().encode([OddKeys()])) == [OddKeys()])
-        #expect(String(decoding: try JSONBodyEncoder().encode(OddKeys()), as: UTF8.self).contains(#""ends-with-quote\"":8,"tab\there":9"#))
+        // Both sides above write keys the same way, so the text is also checked on its own.
+        #expect(String(decoding: try JSONBodyEncoder().encode(OddKeys()), as: UTF8.self) == #"{"k":1,"seven77":2,"eightchr":3,"ninechars":4,"#
+            + #""sixteen-bytes-ok":5,"seventeen-bytes-x":6,"fifteen\/chars\/x":7,"ends-with-quote\"":8,"tab\there":9,"#
+            + "\"cl\u{E9}-unicode\":10," + #""back\\slash":11,"\u0001":12}"#)
+        #expect(try ParameterValue(json: try compact.encode(OddKeys())) == (try ParameterValue(json: try JSONEncoder().encode(OddKeys()))))
     }
 }
 #endif

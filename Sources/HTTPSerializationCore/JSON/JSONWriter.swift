@@ -180,12 +180,8 @@ package struct JSONWriter {
         if pretty { indent(level) }
     }
 
-    @inlinable package mutating func key(_ key: String) {
-        writeString(key)
-        if pretty { output.append(" : ") } else { output.append(UInt8(ascii: ":")) }
-    }
-
-    /// A key given as UTF-8 bytes (a generated writer's coding key), escaped as ``key(_:)`` escapes it.
+    /// A key given as UTF-8 bytes, quoted and escaped as ``writeString(_:)`` writes a string,
+    /// then the colon.
     @inlinable package mutating func key(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         output.append(UInt8(ascii: "\""))
         appendEscaped(bytes)
@@ -194,9 +190,9 @@ package struct JSONWriter {
     }
 
     /// The separator before a value of an object at nesting `level` and its key given as
-    /// UTF-8 bytes (a generated writer's coding key): ``separator(first:level:)`` then
-    /// ``key(utf8:)``, in one reservation and a few word stores for compact output and keys
-    /// of up to 16 bytes that need no escape, which is nearly every coding key.
+    /// UTF-8 bytes: ``separator(first:level:)`` then ``key(utf8:)``, in one reservation and a
+    /// few word stores for compact output and keys of 1 to 16 bytes that need no escape (nearly
+    /// every coding key, and most dictionary keys). Every writer writes object keys this way.
     @inlinable package mutating func member(first: Bool, level: Int, key bytes: UnsafeBufferPointer<UInt8>) {
         let count = bytes.count
         guard !pretty, count >= 1, count <= 16, let source = bytes.baseAddress else {
