@@ -484,11 +484,13 @@ struct CLITLSTests {
             certificateFile: Self.path("server.pem"), keyFile: Self.path("server-key.pem"), clientCertificateFile: Self.path("client.pem")))
         defer { Task { try? await server.stop() } }
         let url = server.baseURL.absoluteString + "/json"
+        // `--timeout 30`: two handshakes with certificates under ThreadSanitizer on two loaded
+        // cores once took longer than the default 10 s.
         let (withCertificate, output) = try await runHTTPSer(
-            ["--verify", Self.path("server.pem"), "--cert", Self.path("client.pem"), "--cert-key", Self.path("client-key.pem"), url])
+            ["--timeout", "30", "--verify", Self.path("server.pem"), "--cert", Self.path("client.pem"), "--cert-key", Self.path("client-key.pem"), url])
         #expect(withCertificate == 0, "\(output.errors)")
         #expect(output.output == EchoRoutes.json)
-        let (without, _) = try await runHTTPSer(["--verify", Self.path("server.pem"), url])
+        let (without, _) = try await runHTTPSer(["--timeout", "30", "--verify", Self.path("server.pem"), url])
         #expect(without == 1)
     }
 }
