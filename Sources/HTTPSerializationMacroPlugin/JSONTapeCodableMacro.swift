@@ -53,13 +53,20 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             // With no coding keys at all, synthesized code asks for no container: any value reads.
             if reads, model.properties.isEmpty {
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", []))
+                members.append(function(textReaderSignature, ["try reader.skipValue()"]))
             } else if reads {
                 let decoded = model.properties.filter(\.isDecoded)
                 var lines = [decoded.isEmpty ? "_ = try value.object()" : "var object = try value.object()"]
+                // The same reads from the text, in the same order, then the object's other members.
+                var textLines = ["var object = try reader.object()"]
                 for property in decoded {
-                    lines.append("self.\(property.name) = try object.\(property.isOptional ? "decodeIfPresent" : "decode")(forKey: \(property.key))")
+                    let call = property.isOptional ? "decodeIfPresent" : "decode"
+                    lines.append("self.\(property.name) = try object.\(call)(forKey: \(property.key))")
+                    textLines.append("self.\(property.name) = try reader.\(call)(forKey: \(property.key), in: &object)")
                 }
+                textLines.append("try reader.close(&object)")
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines))
+                members.append(function(textReaderSignature, textLines))
             }
             // Synthesized `encode(to:)` asks for its container even with no keys (an empty object).
             if writes, model.properties.isEmpty {
@@ -86,6 +93,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             }
             if reads {
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", ["self = try value.decodeRawValue(of: Self.self)"]))
+                members.append(function(textReaderSignature, ["self = try reader.decodeRawValue(of: Self.self)"]))
             }
             if writes {
                 members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", ["try writer.encodeRawValue(self)"]))
@@ -94,6 +102,9 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         }
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
     }
+
+    /// The signature of the reader over JSON text (``JSONTapeDecodable/init(jsonText:)``).
+    static let textReaderSignature = "public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws"
 
     /// A member function's source.
     static func function(_ signature: String, _ lines: [String]) -> String {

@@ -8,7 +8,8 @@
 /// ``HTTPSerializationCodable/JSONTapeDecodable`` and ``HTTPSerializationCodable/JSONTapeEncodable``
 /// conformances that read and write the stored properties under their coding keys, in the
 /// order synthesized `init(from:)` and `encode(to:)` use, so values, text and errors are the
-/// same. A type that declares only `Decodable` (or only `Encodable`) gets that half.
+/// same; the reader comes in two forms, over the parse and straight over the text, which a
+/// decode tries first. A type that declares only `Decodable` (or only `Encodable`) gets that half.
 /// ``HTTPSerializationCodable/JSONBodyDecoder``, ``HTTPSerializationCodable/JSONBodyEncoder``
 /// and every serializer built on them use the generated code from then on; nothing else changes.
 ///
@@ -23,6 +24,6 @@
 ///
 /// A type with its own `init(from:)` or `encode(to:)`, a `lazy` property or a property wrapper
 /// is refused with an error that says why. Needs the package's `Macros` trait.
-@attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(init(jsonTape:)), named(encode(jsonTape:)))
+@attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(init(jsonTape:)), named(init(jsonText:)), named(encode(jsonTape:)))
 public macro JSONTapeCodable() = #externalMacro(module: "HTTPSerializationMacroPlugin", type: "JSONTapeCodableMacro")
 #endif

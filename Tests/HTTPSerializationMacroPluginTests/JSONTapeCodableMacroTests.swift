@@ -57,6 +57,17 @@ struct JSONTapeCodableMacroTests {
                     self.b = try object.decode(forKey: "b")
                     self.count = try object.decode(forKey: "count")
                 }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    var object = try reader.object()
+                    self.id = try reader.decode(forKey: "id", in: &object)
+                    self.`default` = try reader.decode(forKey: "default", in: &object)
+                    self.nickname = try reader.decodeIfPresent(forKey: "nickname", in: &object)
+                    self.tags = try reader.decodeIfPresent(forKey: "tags", in: &object)
+                    self.a = try reader.decode(forKey: "a", in: &object)
+                    self.b = try reader.decode(forKey: "b", in: &object)
+                    self.count = try reader.decode(forKey: "count", in: &object)
+                    try reader.close(&object)
+                }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     var object = writer.object()
                     try object.encode(self.id, forKey: "id")
@@ -102,6 +113,12 @@ struct JSONTapeCodableMacroTests {
                     self.title = try object.decode(forKey: #"the "title""#)
                     self.id = try object.decode(forKey: "post_id")
                 }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    var object = try reader.object()
+                    self.title = try reader.decode(forKey: #"the "title""#, in: &object)
+                    self.id = try reader.decode(forKey: "post_id", in: &object)
+                    try reader.close(&object)
+                }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     var object = writer.object()
                     try object.encode(self.title, forKey: #"the "title""#)
@@ -129,6 +146,9 @@ struct JSONTapeCodableMacroTests {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     self = try value.decodeRawValue(of: Self.self)
                 }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    self = try reader.decodeRawValue(of: Self.self)
+                }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     try writer.encodeRawValue(self)
                 }
@@ -152,6 +172,9 @@ struct JSONTapeCodableMacroTests {
 
             extension Empty: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    try reader.skipValue()
                 }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     _ = writer.object()
@@ -181,6 +204,11 @@ struct JSONTapeCodableMacroTests {
                     var object = try value.object()
                     self.x = try object.decode(forKey: "x")
                 }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    var object = try reader.object()
+                    self.x = try reader.decode(forKey: "x", in: &object)
+                    try reader.close(&object)
+                }
             }
             """)
     }
@@ -203,6 +231,11 @@ struct JSONTapeCodableMacroTests {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     var object = try value.object()
                     self.x = try object.decode(forKey: "x")
+                }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    var object = try reader.object()
+                    self.x = try reader.decode(forKey: "x", in: &object)
+                    try reader.close(&object)
                 }
             }
             """)

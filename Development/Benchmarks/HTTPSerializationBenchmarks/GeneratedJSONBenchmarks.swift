@@ -129,7 +129,8 @@ enum GeneratedJSONBenchmarks {
         print("    generated readers        \(format(times[1] * 1000)) ms, \(format(times[0] / times[1], 2))x JSONDecoder   (target >= \(format(target, 0))x)")
         print("    Decodable path           \(format(times[2] * 1000)) ms, \(format(times[0] / times[2], 2))x JSONDecoder")
         print("    floor: models from values already read \(format(times[3] * 1000)) ms, plus the scan (JSONReader.validate, \(format(times[4] * 1000)) ms): "
-            + "JSONDecoder / (floor + scan) \(format(times[0] / (times[3] + times[4]), 2))x, the most this path can reach; "
+            + "JSONDecoder / (floor + scan) \(format(times[0] / (times[3] + times[4]), 2))x, the most a reader after a separate scan can reach "
+            + "(the readers read the text as they go, checking it as the scan does, so they may pass it); "
             + "generated readers at \(format(times[1] / (times[3] + times[4]), 2))x that time")
         recordRatio("json-generated-decoding-\(key)vs-jsondecoder", times[0] / times[1], target: target)
     }

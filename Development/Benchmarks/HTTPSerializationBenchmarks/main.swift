@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-generated-paths|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -44,6 +44,26 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let data = JSONBenchmarks.document(objects: 56_000)
         let best = fastest(runs: 20, [{ consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: data)) }])[0]
         print("fastest of 20: \(format(best * 1000)) ms")
+    case "json-generated-paths":
+        // Generated readers from the text (the decode's first try) against the tape alone (a key
+        // path of no steps), interleaved so both see the same heap: for A/B work on either.
+        let s6 = JSONBenchmarks.document(objects: 56_000), s7 = JSONShapes.textDocument(objects: 36_000)
+        var times: [String: [Double]] = [:]
+        func time(_ name: String, _ body: () -> Void) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            times[name, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        for _ in 0..<25 {
+            time("s6 text") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: s6)) }
+            time("s6 tape") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: s6, atKeyPath: JSONKeyPath([]))) }
+            time("s7 text") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.TextRecord].self, from: s7)) }
+            time("s7 tape") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.TextRecord].self, from: s7, atKeyPath: JSONKeyPath([]))) }
+        }
+        for (name, values) in times.sorted(by: { $0.key < $1.key }) {
+            let sorted = values.sorted()
+            print("\(name): min \(format(sorted[0])) q1 \(format(sorted[sorted.count / 4])) median \(format(sorted[sorted.count / 2])) ms")
+        }
     case "json-generated-strings":
         // §7 into models with generated readers (issue 41).
         let data = JSONShapes.textDocument(objects: 36_000)

@@ -91,6 +91,7 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     ///   ``/HTTPSerializationCore/JSONReadingError`` for a document that is not JSON, otherwise the kind and
     ///   coding path of the value at fault.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let value = decodeFromText(type, data) { return value }
         let decoded: Result<T, any Error>
         do {
             decoded = try JSONTape.withParsed(data, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }
@@ -132,7 +133,41 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     /// Decodes UTF-8 JSON the caller holds (a line of a streamed body); text the reader
     /// refuses is its `JSONReadingError` itself, not wrapped in a `DecodingError`.
     package func decode<T: Decodable>(_ type: T.Type, utf8 bytes: UnsafeBufferPointer<UInt8>) throws -> T {
-        try JSONTape.withParsed(utf8: bytes, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }.get()
+        if let value = decodeFromText(type, bytes, from: 0) { return value }
+        return try JSONTape.withParsed(utf8: bytes, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }.get()
+    }
+
+    /// A generated reader's fast path: `type` read straight from the text by
+    /// ``JSONTapeDecodable/init(jsonText:)``, when it has a reader and keys are matched as
+    /// written. Nil when it does not apply or the reader stopped; the tape path then decodes
+    /// (again), with the same value or the exact error.
+    package func decodeFromText<T>(_ type: T.Type, _ data: Data) -> T? {
+        guard case .useDefaultKeys = keyDecodingStrategy, T.self is any JSONTapeDecodable.Type,
+              let (bytes, start) = try? JSONTextEncoding.utf8(data) else { return nil }
+        return bytes.withUnsafeBytes { decodeFromText(type, $0.bindMemory(to: UInt8.self), from: start) }
+    }
+
+    /// ``decodeFromText(_:_:)`` over UTF-8 text from `start`.
+    package func decodeFromText<T>(_ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> T? {
+        guard case .useDefaultKeys = keyDecodingStrategy, let reader = T.self as? any JSONTapeDecodable.Type else { return nil }
+        func read<Reader: JSONTapeDecodable>(_: Reader.Type) -> T? {
+            var text = JSONTextReader(JSONTextCursor(bytes, from: start, maximumDepth: maximumDepth), options: self)
+            do {
+                let value = try text.decode(Reader.self)
+                try text.cursor.finishDocument()
+                // `Reader` is `T` itself, found by the cast above.
+                return unsafeBitCast(value, to: T.self)
+            } catch {
+                return nil
+            }
+        }
+        return read(reader)
+    }
+
+    /// One value's checked text decoded on its own through the tape, or nil where that fails:
+    /// how the text reader reads the types whose rules live on the tape.
+    func decodeAlone<T: Decodable>(_ type: T.Type, _ text: UnsafeBufferPointer<UInt8>) -> T? {
+        try? JSONTape.withParsed(utf8: text, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }.get()
     }
 
     /// Decodes the value at `entry` (reached by `path`) from a tape over memory valid only during this call.

@@ -1,6 +1,42 @@
 import HTTPSerializationCore
 /// Exact questions about a scanned (so well-formed) JSON number's text.
 enum JSONNumberText {
+    /// A scanned number (its text and lexer flags) as `T`, when `T` holds it exactly.
+    @inline(__always)
+    static func integer<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>, flags: UInt8) -> T? {
+        // Up to 18 digits cannot overflow `Int`.
+        guard flags & JSONTape.isInteger != 0, text.count <= 18 else { return exactInteger(text) }
+        let negative = text[0] == UInt8(ascii: "-")
+        var value = 0
+        for index in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
+        return T(exactly: negative ? -value : value)
+    }
+
+    /// A scanned number as `T`, rounded to nearest; nil when it is out of `T`'s range or so
+    /// small it became zero, which `JSONDecoder` refuses both.
+    @inline(__always)
+    static func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ text: UnsafeBufferPointer<UInt8>, flags: UInt8) -> T? {
+        let value: T
+        if T.self == Double.self {
+            value = T(JSONTapeReader.double(text, negative: flags & JSONTape.isNegative != 0))
+        } else if flags & JSONTape.isInteger != 0, text.count <= 18, let int = smallInteger(text) {
+            value = T(int)
+        } else {
+            value = T(String(decoding: text, as: UTF8.self))!
+        }
+        guard value.isFinite, value != 0 || isZero(text) else { return nil }
+        return value
+    }
+
+    /// An integer of up to 18 digits, except a negative zero (which only a float holds).
+    private static func smallInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let negative = text[0] == UInt8(ascii: "-")
+        var value = 0
+        for index in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
+        if negative, value == 0 { return nil }
+        return negative ? -value : value
+    }
+
     /// The number as an integer of type `T` when it is one exactly (`12`, `1.20e1`, `-0.0`)
     /// and `T` holds it; nil when it has a fraction or is out of `T`'s range.
     static func exactInteger<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {

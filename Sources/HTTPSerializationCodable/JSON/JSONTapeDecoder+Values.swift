@@ -93,36 +93,15 @@ extension JSONTapeDecoder {
 
     func integer<T: FixedWidthInteger>(at entry: Int, path: () -> [any CodingKey]) throws -> T {
         guard tape.kind(entry) == .number else { throw mismatch(T.self, at: entry, path: path()) }
-        let text = tape.text(entry)
-        // Up to 18 digits cannot overflow `Int`.
-        if tape.flags(entry) & JSONTape.isInteger != 0, text.count <= 18 {
-            let negative = text[0] == UInt8(ascii: "-")
-            var value = 0
-            for index in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
-            if let exact = T(exactly: negative ? -value : value) { return exact }
-        } else if let exact: T = JSONNumberText.exactInteger(text) {
-            return exact
-        }
+        if let exact: T = JSONNumberText.integer(tape.text(entry), flags: tape.flags(entry)) { return exact }
         throw doesNotFit(T.self, at: entry, path: path())
     }
 
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(at entry: Int, path: () -> [any CodingKey]) throws -> T {
         let kind = tape.kind(entry)
         if kind == .number {
-            let text = tape.text(entry)
-            let value: T
-            if T.self == Double.self {
-                value = T(tape.double(entry))
-            } else if tape.flags(entry) & JSONTape.isInteger != 0, text.count <= 18, case .int(let int) = tape.number(entry) {
-                value = T(int)
-            } else {
-                value = T(String(decoding: text, as: UTF8.self))!
-            }
-            // Out of the type's range, or so small it became zero: `JSONDecoder` refuses both.
-            guard value.isFinite, value != 0 || JSONNumberText.isZero(text) else {
-                throw doesNotFit(T.self, at: entry, path: path())
-            }
-            return value
+            if let value: T = JSONNumberText.floatingPoint(tape.text(entry), flags: tape.flags(entry)) { return value }
+            throw doesNotFit(T.self, at: entry, path: path())
         }
         if kind == .string, case .convertFromString(let infinity, let negativeInfinity, let nan) = options.nonConformingFloatDecodingStrategy {
             switch tape.string(entry) {

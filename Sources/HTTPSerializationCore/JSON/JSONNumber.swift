@@ -70,7 +70,7 @@ extension JSONTapeReader {
     /// then exact doubles and one rounding follows); up to 19 digits by the Eisel-Lemire
     /// method; otherwise (or in its rare undecided case) the standard library's correctly
     /// rounded conversion.
-    private static func double(_ text: UnsafeBufferPointer<UInt8>, negative: Bool) -> Double {
+    package static func double(_ text: UnsafeBufferPointer<UInt8>, negative: Bool) -> Double {
         var significand: UInt64 = 0
         var digitCount = 0
         var fractionDigits = 0

@@ -162,15 +162,20 @@ package struct JSONTapeReader {
 
     /// The string at `entry`, escapes decoded.
     @usableFromInline package func string(_ entry: Int) -> String {
-        let raw = text(entry)
-        let flags = flags(entry)
-        if flags & JSONTape.hasEscapes == 0 { return Self.scannedString(raw, isASCII: flags & JSONTape.hasNonASCII == 0) }
+        Self.string(text(entry), flags: flags(entry), readable: byteCount - offset(entry))
+    }
+
+    /// The string whose scanned text (between its quotes) is `raw`, with the lexer's `flags`;
+    /// `readable` bytes from `raw`'s start may be read (the rest of the document).
+    @inline(__always)
+    package static func string(_ raw: UnsafeBufferPointer<UInt8>, flags: UInt8, readable: Int) -> String {
+        if flags & JSONTape.hasEscapes == 0 { return scannedString(raw, isASCII: flags & JSONTape.hasNonASCII == 0) }
         // Decoded text is never longer than its escaped form, and is valid UTF-8: the escapes
         // were checked (surrogates come in pairs) and the rest validated by the scanner.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + Self.unescapeSlack) { buffer in
-            let (count, escapedNonASCII) = JSONTapeReader.unescape(raw, readable: byteCount - offset(entry), into: buffer)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + unescapeSlack) { buffer in
+            let (count, escapedNonASCII) = unescape(raw, readable: readable, into: buffer)
             let decoded = UnsafeBufferPointer(rebasing: buffer[..<count])
-            return Self.scannedString(decoded, isASCII: flags & JSONTape.hasNonASCII == 0 && !escapedNonASCII)
+            return scannedString(decoded, isASCII: flags & JSONTape.hasNonASCII == 0 && !escapedNonASCII)
         }
     }
 

@@ -3,7 +3,7 @@
 @usableFromInline package enum ShortBytes {
     /// One to seven bytes at `source` as a word, byte 0 lowest and zeros above, in at most
     /// three loads and never past `source + count`.
-    @inlinable package static func word(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+    @inlinable @inline(__always) package static func word(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
         let raw = UnsafeRawPointer(source)
         if count >= 4 {
             // Two four-byte loads that overlap in the middle cover every byte.

@@ -13,26 +13,36 @@ import HTTPSerializationCore
 extension String: JSONTapeDecodable {
     /// Reads a JSON string.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.string(at: value.entry, path: { value.codingPath }) }
+    /// Reads a JSON string from the text.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readString() }
 }
 
 extension Bool: JSONTapeDecodable {
     /// Reads `true` or `false`.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.bool(at: value.entry, path: { value.codingPath }) }
+    /// Reads `true` or `false` from the text.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readBool() }
 }
 
 extension Double: JSONTapeDecodable {
     /// Reads a number, or a non-conforming float's string under the decoder's strategy.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
+    /// Reads a number from the text.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
 }
 
 extension Float: JSONTapeDecodable {
     /// Reads a number that fits, or a non-conforming float's string under the decoder's strategy.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
+    /// Reads a number that fits from the text.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
 }
 
 extension JSONTapeDecodable where Self: FixedWidthInteger {
     /// Reads a number that is an integer in range.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+    /// Reads a number that is an integer in range from the text.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readInteger() }
 }
 
 extension Int: JSONTapeDecodable {}
@@ -49,26 +59,36 @@ extension UInt64: JSONTapeDecodable {}
 extension Date: JSONTapeDecodable {
     /// Reads a date under the decoder's date strategy.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Date.self) }
+    /// Reads a date from the text, as from the tape.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Date.self) }
 }
 
 extension Data: JSONTapeDecodable {
     /// Reads data under the decoder's data strategy.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Data.self) }
+    /// Reads data from the text, as from the tape.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Data.self) }
 }
 
 extension URL: JSONTapeDecodable {
     /// Reads a URL string.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(URL.self) }
+    /// Reads a URL from the text, as from the tape.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(URL.self) }
 }
 
 extension Decimal: JSONTapeDecodable {
     /// Reads a number as a decimal, digit for digit.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Decimal.self) }
+    /// Reads a decimal from the text, as from the tape.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Decimal.self) }
 }
 
 extension Optional: JSONTapeDecodable where Wrapped: JSONTapeDecodable {
     /// Reads `null` as nil, anything else as the wrapped type.
     public init(jsonTape value: JSONTapeValue) throws { self = value.isNull ? nil : try Wrapped(jsonTape: value) }
+    /// Reads `null` as nil from the text, anything else as the wrapped type.
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readNull() ? nil : try reader.read(Wrapped.self) }
 }
 
 extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
@@ -82,6 +102,15 @@ extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
         else if Element.self == Int.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.integer(at: entry, path: path) as Int }, to: [Element].self) }
         else if Element.self == Double.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.floatingPoint(at: entry, path: path) as Double }, to: [Element].self) }
         else { self = try Element.decodeArray(from: value) }
+    }
+
+    /// Reads a JSON array from the text, each element by its type's reader.
+    public init(jsonText reader: inout JSONTextReader) throws {
+        if Element.self == String.self { self = unsafeBitCast(try reader.readStrings(), to: [Element].self) }
+        else if Element.self == Int.self { self = unsafeBitCast(try reader.readInts(), to: [Element].self) }
+        else if Element.self == Double.self { self = unsafeBitCast(try reader.readDoubles(), to: [Element].self) }
+        else if Element.self == Bool.self { self = unsafeBitCast(try reader.readBools(), to: [Element].self) }
+        else { self = try Element.decodeArray(fromText: &reader) }
     }
 }
 
@@ -108,6 +137,20 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
                 if self[name] == nil { self[name] = member }
             }
             key = tape.next(key + 1)
+        }
+    }
+
+    /// Reads a JSON object from the text, keys as written (the first of a repeated key), each
+    /// value by its type's reader.
+    public init(jsonText reader: inout JSONTextReader) throws {
+        self.init()
+        var object = try reader.object()
+        while let name = try reader.nextKey(in: &object) {
+            if self[name] == nil {
+                self[name] = try reader.read(Value.self)
+            } else {
+                try reader.skipValue()
+            }
         }
     }
 }

@@ -29,6 +29,19 @@ public protocol JSONTapeDecodable: Decodable {
     /// ``init(jsonTape:)`` in one loop specialized for the type; there is seldom a reason to
     /// write your own.
     static func decodeArray(from value: JSONTapeValue) throws -> [Self]
+
+    /// Reads the value at `reader` straight from the document's text: the fast path of a
+    /// decode, tried first where the decoder matches keys as written.
+    ///
+    /// `@JSONTapeCodable` writes it beside ``init(jsonTape:)``, from the same properties. The
+    /// default stops the reader, and the decoder reads the document through
+    /// ``init(jsonTape:)`` instead; a reader written by hand need not have one. One written by
+    /// hand reads what ``init(jsonTape:)`` reads, asks for each key once, and stops (throws)
+    /// wherever that throws.
+    init(jsonText reader: inout JSONTextReader) throws
+
+    /// Reads an array of the type at `reader`, each element through ``init(jsonText:)``.
+    static func decodeArray(fromText reader: inout JSONTextReader) throws -> [Self]
 }
 
 extension JSONTapeDecodable {
@@ -48,5 +61,16 @@ extension JSONTapeDecodable {
             element = value.entry(after: element)
         }
         return elements
+    }
+
+    /// Stops the reader: the decoder then reads the value through ``init(jsonTape:)``.
+    public init(jsonText reader: inout JSONTextReader) throws {
+        throw JSONTextReader.miss
+    }
+
+    /// Reads each element with ``JSONTapeDecodable/init(jsonText:)``, in a loop specialized for the type.
+    @inlinable
+    public static func decodeArray(fromText reader: inout JSONTextReader) throws -> [Self] {
+        try reader.array { try Self(jsonText: &$0) }
     }
 }

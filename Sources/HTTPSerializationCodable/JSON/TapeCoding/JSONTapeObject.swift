@@ -235,6 +235,8 @@ public struct JSONTapeObject {
     /// The first key entry from `first` up to `limit` that is `key`.
     private func firstKey(_ key: StaticString, from first: Int, to limit: Int) -> Int? {
         key.withUTF8Buffer { wanted in
+            // A non-ASCII key can equal an ASCII one as `String`s (a Kelvin sign and `K`).
+            let asStrings = !wanted.allSatisfy { $0 < 0x80 }
             var entry = first
             while entry < limit {
                 let flags = tape.flags(entry)
@@ -244,7 +246,7 @@ public struct JSONTapeObject {
                 }
                 // Escaped or non-ASCII: compared as `String`s, which also match canonically
                 // equivalent spellings, as `JSONDecoder`'s keys do.
-                if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, tape.string(entry) == key.description {
+                if asStrings || flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, tape.string(entry) == key.description {
                     return entry
                 }
                 entry = tape.next(entry + 1)

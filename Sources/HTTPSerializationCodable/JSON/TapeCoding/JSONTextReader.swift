@@ -1,0 +1,229 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPSerializationCore
+
+/// A JSON document read value by value straight from its bytes, as a generated reader
+/// (``JSONTapeDecodable/init(jsonText:)``) reads it: the fast path of a generated decode.
+///
+/// Nothing is parsed ahead of the reader: each value is checked and read where it stands, so a
+/// document whose keys come in the model's order is scanned once. The reader reports no errors
+/// of its own: anything it does not expect (bad JSON, a value of the wrong kind, a type it does
+/// not read directly) stops it, and the decoder reads the document again through
+/// ``JSONTapeValue``, whose values are the same and whose errors are the `DecodingError`s
+/// `init(from:)` would throw. Generated code calls it as the macro writes:
+///
+/// ```swift
+/// init(jsonText reader: inout JSONTextReader) throws {
+///     var object = try reader.object()
+///     id = try reader.decode(forKey: "id", in: &object)
+///     nickname = try reader.decodeIfPresent(forKey: "nickname", in: &object)
+///     try reader.close(&object)
+/// }
+/// ```
+///
+/// Valid only during the decode that made it: it reads memory the decode lends it.
+public struct JSONTextReader {
+    @usableFromInline var cursor: JSONTextCursor
+    /// The decoder's options, for the values read through the tape's rules (dates, data, URLs, decimals).
+    let options: JSONBodyDecoder
+
+    /// An object being read, which the keyed reads and ``close(_:)`` take.
+    public struct Object {
+        @usableFromInline var state: JSONTextCursor.Object
+        @usableFromInline init(_ state: JSONTextCursor.Object) { self.state = state }
+    }
+
+    init(_ cursor: JSONTextCursor, options: JSONBodyDecoder) {
+        self.cursor = cursor
+        self.options = options
+    }
+
+    /// The reader's answer to anything it does not read: the decoder reads again through the tape.
+    @usableFromInline static var miss: JSONTextCursor.Miss { JSONTextCursor.Miss() }
+
+    // MARK: Objects
+
+    /// Opens the object at the reader.
+    @inlinable
+    public mutating func object() throws -> Object {
+        try Object(cursor.openObject())
+    }
+
+    /// The value for `key` in `object` as `type` (the first, where a key repeats).
+    @inlinable
+    public mutating func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T {
+        guard try seek(key, in: &object) else { throw Self.miss }
+        defer { cursor.finishValue(in: &object.state) }
+        return try read(T.self)
+    }
+
+    /// The value for `key` in `object` as `type`, or nil when the key is missing or its value is null.
+    @inlinable
+    public mutating func decodeIfPresent<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T? {
+        guard try seek(key, in: &object) else { return nil }
+        defer { cursor.finishValue(in: &object.state) }
+        if try readNull() { return nil }
+        return try read(T.self)
+    }
+
+    /// A property whose type has no reader of its own is read through its `init(from:)`, on
+    /// the tape: here it stops the reader.
+    public mutating func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T {
+        throw Self.miss
+    }
+
+    /// A property of a type with no reader of its own, which stops the reader unless the key
+    /// is missing or its value is null: then it is nil, as on the tape.
+    public mutating func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T? {
+        guard try seek(key, in: &object) else { return nil }
+        defer { cursor.finishValue(in: &object.state) }
+        if try readNull() { return nil }
+        throw Self.miss
+    }
+
+    /// Reads the rest of `object` (members no property asked for) through its closing brace.
+    @inlinable
+    public mutating func close(_ object: inout Object) throws {
+        try cursor.closeObject(&object.state)
+    }
+
+    /// The next key of an object read member by member (the reader then at its value), or nil
+    /// at the object's end.
+    mutating func nextKey(in object: inout Object) throws -> String? {
+        try cursor.nextMember(in: &object.state)
+    }
+
+    @inlinable mutating func seek(_ key: StaticString, in object: inout Object) throws -> Bool {
+        try cursor.seek(key, in: &object.state)
+    }
+
+    // MARK: Values
+
+    /// The value at the reader as `type`: the common scalars here, anything else by its reader.
+    @inlinable @inline(__always)
+    mutating func read<T: JSONTapeDecodable>(_ type: T.Type) throws -> T {
+        if T.self == String.self { return unsafeBitCast(try readString(), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try readInt(), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try readDouble(), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try readBool(), to: T.self) }
+        // Arrays of these too, with no generic call (and no metadata lookup) per array.
+        if T.self == [String].self { return unsafeBitCast(try readStrings(), to: T.self) }
+        if T.self == [Int].self { return unsafeBitCast(try readInts(), to: T.self) }
+        if T.self == [Double].self { return unsafeBitCast(try readDoubles(), to: T.self) }
+        if T.self == [Bool].self { return unsafeBitCast(try readBools(), to: T.self) }
+        return try T(jsonText: &self)
+    }
+
+    /// The value at the reader as `type`, by its reader.
+    @inlinable
+    public mutating func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self) throws -> T {
+        try read(T.self)
+    }
+
+    /// The value at the reader as the raw value of `type`; a raw value no case has stops the
+    /// reader (the tape's reading of it is `DecodingError.dataCorrupted`).
+    public mutating func decodeRawValue<T: RawRepresentable>(of type: T.Type) throws -> T where T.RawValue: JSONTapeDecodable {
+        guard let value = T(rawValue: try read(T.RawValue.self)) else { throw Self.miss }
+        return value
+    }
+
+    /// The value at the reader as one of Foundation's value types, by the decoder's strategy for
+    /// it: its text is checked as any value's, then decoded alone by the tape's rules, which do
+    /// not depend on where the value sits (a custom strategy, which may ask, stops the reader).
+    mutating func decodeAlone<T: Decodable>(_ type: T.Type) throws -> T {
+        if case .custom = options.dateDecodingStrategy, T.self == Date.self { throw Self.miss }
+        if case .custom = options.dataDecodingStrategy, T.self == Data.self { throw Self.miss }
+        let text = try cursor.skipValueText()
+        guard let value = options.decodeAlone(type, text) else { throw Self.miss }
+        return value
+    }
+
+    /// Reads the value at the reader, whatever it is.
+    @inlinable
+    public mutating func skipValue() throws {
+        try cursor.skipValue()
+    }
+
+    @inlinable mutating func readString() throws -> String {
+        try cursor.readString()
+    }
+
+    @inlinable mutating func readBool() throws -> Bool {
+        try cursor.readBool()
+    }
+
+    @inlinable mutating func readNull() throws -> Bool {
+        try cursor.readNull()
+    }
+
+    @usableFromInline mutating func readInt() throws -> Int {
+        try readInteger()
+    }
+
+    @usableFromInline mutating func readDouble() throws -> Double {
+        try readFloatingPoint()
+    }
+
+    @usableFromInline mutating func readStrings() throws -> [String] {
+        try array { try $0.readString() }
+    }
+
+    @usableFromInline mutating func readInts() throws -> [Int] {
+        try array { try $0.readInt() }
+    }
+
+    @usableFromInline mutating func readDoubles() throws -> [Double] {
+        try array { try $0.readDouble() }
+    }
+
+    @usableFromInline mutating func readBools() throws -> [Bool] {
+        try array { try $0.readBool() }
+    }
+
+    @usableFromInline mutating func readInteger<T: FixedWidthInteger>() throws -> T {
+        let (text, flags) = try cursor.readNumber()
+        guard let value: T = JSONNumberText.integer(text, flags: flags) else { throw Self.miss }
+        return value
+    }
+
+    @usableFromInline mutating func readFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>() throws -> T {
+        // A string (a non-conforming float under a strategy) is the tape's to read.
+        let (text, flags) = try cursor.readNumber()
+        guard let value: T = JSONNumberText.floatingPoint(text, flags: flags) else { throw Self.miss }
+        return value
+    }
+
+    // MARK: Arrays
+
+    /// Opens the array at the reader: true when it has an element (the reader then at it).
+    @inlinable mutating func openArray() throws -> Bool {
+        try cursor.openArray()
+    }
+
+    /// After an element: true when another follows (the reader then at it).
+    @inlinable mutating func nextElement() throws -> Bool {
+        try cursor.nextElement()
+    }
+
+    /// The array at the reader, each element read by `element`.
+    @inlinable
+    mutating func array<Element>(_ element: (inout JSONTextReader) throws -> Element) throws -> [Element] {
+        var elements: [Element] = []
+        let atDocumentLevel = cursor.atDocumentLevel
+        guard try openArray() else { return elements }
+        let start = cursor.index
+        elements.append(try element(&self))
+        // The document's own array (records, usually) grows to megabytes: regrowing it copies
+        // them and faults in fresh pages each time, so it is sized once from its first element.
+        if atDocumentLevel, let count = cursor.estimatedCount(firstElementFrom: start, stride: MemoryLayout<Element>.stride) {
+            elements.reserveCapacity(count)
+        }
+        while try nextElement() {
+            elements.append(try element(&self))
+        }
+        return elements
+    }
+}

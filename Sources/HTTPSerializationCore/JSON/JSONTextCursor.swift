@@ -1,0 +1,416 @@
+/// Reads a JSON document value by value, straight from its bytes, for readers generated per
+/// model: no tape is written, so a document read this way is scanned once, as it is read.
+///
+/// It accepts exactly what ``JSONScanner`` accepts (the same ``JSONLexer`` reads every token,
+/// and containers nest no deeper than the same limit), but it says nothing about what went
+/// wrong: anything unexpected, whether bad JSON or a value of the wrong kind, is a ``Miss``,
+/// and the caller reads the document again through the tape for the exact error. A value the
+/// cursor reads is the one the tape would give, and an object's keys are matched as the tape
+/// readers match them: the first of a repeated key, escaped and non-ASCII keys compared as
+/// `String`s.
+///
+/// Before a value is read the cursor stands at its first byte; after, just past its last.
+@usableFromInline
+package struct JSONTextCursor {
+    /// The reason a read stopped, which the caller does not need: it reads again for that.
+    @usableFromInline package struct Miss: Error {
+        @usableFromInline package init() {}
+    }
+
+    /// An object being read: where its members are, and those passed over so far.
+    @usableFromInline package struct Object {
+        /// No member has been read yet (so no comma comes first).
+        var first = true
+        /// Its closing brace has been read.
+        var closed = false
+        /// Where this object's entries of ``JSONTextCursor/passed`` start.
+        let passedBase: Int
+        /// The stream position to go back to after a value read from a passed member, or -1.
+        var resume = -1
+    }
+
+    /// A member read past while looking for a later key, which a later lookup may want.
+    struct PassedMember {
+        /// The key's text (between its quotes, escapes as written) and its lexer flags.
+        var key: Int
+        var length: Int
+        var flags: UInt8
+        /// Where its value starts.
+        var value: Int
+    }
+
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    @usableFromInline package var index: Int
+    /// Containers open around the cursor, which ``maximumDepth`` bounds as it bounds the scanner.
+    var depth = 0
+    let maximumDepth: Int
+    var passed: [PassedMember] = []
+
+    /// A cursor at the first value of `bytes[start...]`.
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, maximumDepth: Int) {
+        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        end = bytes.count
+        self.maximumDepth = maximumDepth
+        index = JSONLexer.skipWhitespace(base, from: start, end: end)
+    }
+
+    /// Checks that nothing but whitespace follows the document's value.
+    package mutating func finishDocument() throws(Miss) {
+        guard JSONLexer.skipWhitespace(base, from: index, end: end) == end else { throw Miss() }
+    }
+
+    // MARK: Scalars
+
+    /// The string at the cursor, escapes decoded.
+    @usableFromInline package mutating func readString() throws(Miss) -> String {
+        guard index < end, base[index] == UInt8(ascii: "\"") else { throw Miss() }
+        let quote = index
+        let (after, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: quote, end: end) }
+        index = after
+        return JSONTapeReader.string(UnsafeBufferPointer(start: base + quote + 1, count: after - quote - 2), flags: flags, readable: end - quote - 1)
+    }
+
+    /// The number at the cursor, as its text and its lexer flags.
+    package mutating func readNumber() throws(Miss) -> (text: UnsafeBufferPointer<UInt8>, flags: UInt8) {
+        guard index < end, base[index] == UInt8(ascii: "-") || base[index] &- UInt8(ascii: "0") < 10 else { throw Miss() }
+        let start = index
+        let (after, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.number(base, at: start, end: end) }
+        index = after
+        return (UnsafeBufferPointer(start: base + start, count: after - start), flags)
+    }
+
+    /// `true` or `false` at the cursor.
+    @usableFromInline package mutating func readBool() throws(Miss) -> Bool {
+        guard index < end else { throw Miss() }
+        let start = index
+        switch base[index] {
+        case UInt8(ascii: "t"):
+            index = try lex { () throws(JSONReadingError) in try JSONLexer.literal(base, "true", at: start, end: end) }
+            return true
+        case UInt8(ascii: "f"):
+            index = try lex { () throws(JSONReadingError) in try JSONLexer.literal(base, "false", at: start, end: end) }
+            return false
+        default:
+            throw Miss()
+        }
+    }
+
+    /// Reads a `null` at the cursor, if that is what stands there.
+    @usableFromInline package mutating func readNull() throws(Miss) -> Bool {
+        guard index < end, base[index] == UInt8(ascii: "n") else { return false }
+        let start = index
+        index = try lex { () throws(JSONReadingError) in try JSONLexer.literal(base, "null", at: start, end: end) }
+        return true
+    }
+
+    /// A lexer call whose error is only a miss here.
+    @inline(__always)
+    private func lex<Result>(_ body: () throws(JSONReadingError) -> Result) throws(Miss) -> Result {
+        do throws(JSONReadingError) {
+            return try body()
+        } catch {
+            throw Miss()
+        }
+    }
+
+    // MARK: Containers
+
+    /// Opens the array at the cursor: true when it has a first element (the cursor then at
+    /// it), false when it is empty (and read).
+    @usableFromInline package mutating func openArray() throws(Miss) -> Bool {
+        guard index < end, base[index] == UInt8(ascii: "["), depth < maximumDepth else { throw Miss() }
+        index = JSONLexer.skipWhitespace(base, from: index + 1, end: end)
+        guard index < end else { throw Miss() }
+        if base[index] == UInt8(ascii: "]") {
+            index += 1
+            return false
+        }
+        depth += 1
+        return true
+    }
+
+    /// Whether no container is open: the next value read is the document's own.
+    @usableFromInline package var atDocumentLevel: Bool { depth == 0 }
+
+    /// How many elements the document's array likely holds, its first read from `start` to
+    /// here: a quarter more than the rest of the document holds at that size, as elements vary
+    /// and one regrowth would copy them all (pages reserved and never written cost nothing).
+    /// Nil for a first element under 16 bytes (numbers, say), which says little, and never
+    /// more elements than take a byte of memory per byte of text left.
+    @usableFromInline package func estimatedCount(firstElementFrom start: Int, stride: Int) -> Int? {
+        let used = index - start
+        guard used >= 16 else { return nil }
+        let remaining = end - index
+        return 1 + min(remaining / used * 5 / 4, remaining / max(stride, 1))
+    }
+
+    /// The text of the value at the cursor, which is read (and checked) as ``skipValue()`` reads it.
+    package mutating func skipValueText() throws(Miss) -> UnsafeBufferPointer<UInt8> {
+        let start = index
+        try skipValue()
+        return UnsafeBufferPointer(start: base + start, count: index - start)
+    }
+
+    /// After an element: true when another follows (the cursor then at it), false at the
+    /// array's end (read).
+    @usableFromInline package mutating func nextElement() throws(Miss) -> Bool {
+        index = JSONLexer.skipWhitespace(base, from: index, end: end)
+        guard index < end else { throw Miss() }
+        if base[index] == UInt8(ascii: ",") {
+            index = JSONLexer.skipWhitespace(base, from: index + 1, end: end)
+            return true
+        }
+        guard base[index] == UInt8(ascii: "]") else { throw Miss() }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// Opens the object at the cursor.
+    @usableFromInline package mutating func openObject() throws(Miss) -> Object {
+        guard index < end, base[index] == UInt8(ascii: "{"), depth < maximumDepth else { throw Miss() }
+        index += 1
+        depth += 1
+        return Object(passedBase: passed.count)
+    }
+
+    /// Moves to the value of `key` in `object`, the first if the key repeats: true when it is
+    /// there (the cursor then at the value), false when the object has no such key.
+    ///
+    /// Keys asked for in the order the document has them are matched as bytes where they
+    /// stand; members passed over on the way are remembered, so a key asked for later is found
+    /// among them. After reading a value found that way, call ``finishValue(in:)``.
+    @usableFromInline package mutating func seek(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
+        if passed.count > object.passedBase {
+            if let value = passedValue(key, object) {
+                object.resume = index
+                index = value
+                return true
+            }
+        } else if !object.closed {
+            // The usual case, compact text with the key next: `,"key":` (no comma first), in one test.
+            let count = key.utf8CodeUnitCount
+            let quote = object.first ? index : index &+ 1
+            if quote &+ count &+ 3 < end, object.first || base[index] == UInt8(ascii: ","), base[quote] == UInt8(ascii: "\""),
+               base[quote &+ 1 &+ count] == UInt8(ascii: "\""), base[quote &+ 2 &+ count] == UInt8(ascii: ":"),
+               key.withUTF8Buffer({ JSONTapeReader.equal(base + quote + 1, $0.baseAddress, count: count) }), Self.clean(key) {
+                object.first = false
+                index = quote &+ 3 &+ count
+                if base[index] <= 0x20 { index = JSONLexer.skipWhitespace(base, from: index, end: end) }
+                return true
+            }
+        }
+        let clean = Self.clean(key), ascii = Self.ascii(key)
+        while let keyStart = try nextKey(in: &object) {
+            if clean, matchesHere(key, at: keyStart) {
+                index = try colon(after: keyStart + 2 + key.utf8CodeUnitCount)
+                return true
+            }
+            let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
+            index = try colon(after: afterKey)
+            let member = PassedMember(key: keyStart + 1, length: afterKey - keyStart - 2, flags: flags, value: index)
+            if !ascii || flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, matches(member, key) { return true }
+            // Past this many, each lookup would search them all: the tape indexes such an object.
+            guard passed.count - object.passedBase < Self.passedLimit else { throw Miss() }
+            passed.append(member)
+            try skipValue()
+        }
+        return false
+    }
+
+    /// How many members of one object a lookup remembers before leaving the object to the tape.
+    static var passedLimit: Int { 256 }
+
+    /// Back to the stream after a value ``seek(_:in:)`` found among the passed members.
+    @usableFromInline package mutating func finishValue(in object: inout Object) {
+        if object.resume >= 0 {
+            index = object.resume
+            object.resume = -1
+        }
+    }
+
+    /// Reads the rest of `object`, its members unread, through its closing brace.
+    @usableFromInline package mutating func closeObject(_ object: inout Object) throws(Miss) {
+        finishValue(in: &object)
+        while let keyStart = try nextKey(in: &object) {
+            let (afterKey, _) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
+            index = try colon(after: afterKey)
+            try skipValue()
+        }
+        if passed.count > object.passedBase { passed.removeSubrange(object.passedBase...) }
+        depth -= 1
+    }
+
+    /// The object's next key, decoded, with the cursor at its value; nil at the object's end
+    /// (read): for an object read member by member, as a dictionary is.
+    package mutating func nextMember(in object: inout Object) throws(Miss) -> String? {
+        guard let keyStart = try nextKey(in: &object) else {
+            depth -= 1
+            return nil
+        }
+        let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
+        index = try colon(after: afterKey)
+        return JSONTapeReader.string(UnsafeBufferPointer(start: base + keyStart + 1, count: afterKey - keyStart - 2), flags: flags, readable: end - keyStart - 1)
+    }
+
+    /// The opening quote of the object's next key, or nil at its end (the brace read).
+    private mutating func nextKey(in object: inout Object) throws(Miss) -> Int? {
+        guard !object.closed else { return nil }
+        index = JSONLexer.skipWhitespace(base, from: index, end: end)
+        guard index < end else { throw Miss() }
+        if base[index] == UInt8(ascii: "}") {
+            index += 1
+            object.closed = true
+            return nil
+        }
+        if !object.first {
+            guard base[index] == UInt8(ascii: ",") else { throw Miss() }
+            index = JSONLexer.skipWhitespace(base, from: index + 1, end: end)
+            guard index < end else { throw Miss() }
+        }
+        object.first = false
+        guard base[index] == UInt8(ascii: "\"") else { throw Miss() }
+        return index
+    }
+
+    /// The index of the value after the key that ends before `afterKey`: whitespace, a colon, whitespace.
+    @inline(__always)
+    private func colon(after afterKey: Int) throws(Miss) -> Int {
+        var at = afterKey
+        if at >= end || base[at] != UInt8(ascii: ":") {
+            at = JSONLexer.skipWhitespace(base, from: at, end: end)
+            guard at < end, base[at] == UInt8(ascii: ":") else { throw Miss() }
+        }
+        return JSONLexer.skipWhitespace(base, from: at + 1, end: end)
+    }
+
+    /// Whether `key` needs no escape in JSON: then its bytes, quoted, are the only spelling
+    /// without escapes, and a key written that way matches it byte for byte.
+    @inline(__always)
+    static func clean(_ key: StaticString) -> Bool {
+        key.withUTF8Buffer { bytes in
+            let count = bytes.count
+            guard count > 0, count <= 16, let start = bytes.baseAddress else {
+                for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+                return true
+            }
+            // Up to sixteen bytes as two words that cover them (the usual key), tested at once.
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func zero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word }
+            @inline(__always) func special(_ word: UInt64) -> UInt64 {
+                ((word &- 0x20 &* ones) & ~word | zero(word ^ 0x22 &* ones) | zero(word ^ 0x5C &* ones)) & highs
+            }
+            if count >= 8 {
+                let raw = UnsafeRawPointer(start)
+                return special(raw.loadUnaligned(as: UInt64.self).littleEndian)
+                    | special(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self).littleEndian) == 0
+            }
+            // The zero bytes above a short key would pass for control characters.
+            return special(ShortBytes.word(start, count: count)) & (highs &>> UInt64(64 &- 8 &* count)) == 0
+        }
+    }
+
+    /// Whether `key` is all ASCII.
+    static func ascii(_ key: StaticString) -> Bool {
+        key.withUTF8Buffer { $0.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// Whether the key whose opening quote is at `quote` is `key`'s bytes, closed right after.
+    @inline(__always)
+    private func matchesHere(_ key: StaticString, at quote: Int) -> Bool {
+        let count = key.utf8CodeUnitCount
+        guard quote &+ 1 &+ count < end, base[quote &+ 1 &+ count] == UInt8(ascii: "\"") else { return false }
+        return key.withUTF8Buffer { JSONTapeReader.equal(base + quote + 1, $0.baseAddress, count: count) }
+    }
+
+    /// The value of the first passed member of `object` whose key is `key`.
+    private func passedValue(_ key: StaticString, _ object: Object) -> Int? {
+        for member in passed[object.passedBase...] where matches(member, key) { return member.value }
+        return nil
+    }
+
+    /// Whether a member's key is `key`, as the tape readers compare them: bytes when the key has
+    /// no escapes, and as `String`s when either has escapes or non-ASCII text (a Kelvin sign
+    /// equals `K` as a `String`, as `JSONDecoder`'s keys compare).
+    private func matches(_ member: PassedMember, _ key: StaticString) -> Bool {
+        if member.flags & JSONTape.hasEscapes == 0, member.length == key.utf8CodeUnitCount,
+           key.withUTF8Buffer({ JSONTapeReader.equal(base + member.key, $0.baseAddress, count: member.length) }) {
+            return true
+        }
+        guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0 || !Self.ascii(key) else { return false }
+        let text = UnsafeBufferPointer(start: base + member.key, count: member.length)
+        return JSONTapeReader.string(text, flags: member.flags, readable: end - member.key) == key.description
+    }
+
+    // MARK: Skipping
+
+    /// Reads the value at the cursor, whatever it is, checking it as the scanner would.
+    @usableFromInline package mutating func skipValue() throws(Miss) {
+        // Open containers of this value, innermost in the low bit (1: object). Deeper than
+        // the bits go is left to the tape.
+        var objects: UInt64 = 0
+        var open = 0
+        while true {
+            // A value.
+            guard index < end else { throw Miss() }
+            let start = index
+            switch base[index] {
+            case UInt8(ascii: "\""):
+                index = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: start, end: end) }.end
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                index = try lex { () throws(JSONReadingError) in try JSONLexer.number(base, at: start, end: end) }.end
+            case UInt8(ascii: "t"):
+                index = try lex { () throws(JSONReadingError) in try JSONLexer.literal(base, "true", at: start, end: end) }
+            case UInt8(ascii: "f"):
+                index = try lex { () throws(JSONReadingError) in try JSONLexer.literal(base, "false", at: start, end: end) }
+            case UInt8(ascii: "n"):
+                index = try lex { () throws(JSONReadingError) in try JSONLexer.literal(base, "null", at: start, end: end) }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = base[index] == UInt8(ascii: "{")
+                guard depth < maximumDepth, open < 64 else { throw Miss() }
+                depth += 1
+                open += 1
+                objects = objects << 1 | (isObject ? 1 : 0)
+                index = JSONLexer.skipWhitespace(base, from: index + 1, end: end)
+                guard index < end else { throw Miss() }
+                if base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    depth -= 1
+                    open -= 1
+                    objects >>= 1
+                } else {
+                    if isObject { index = try memberValue() }
+                    continue
+                }
+            default:
+                throw Miss()
+            }
+            // After a value: close what ends here, then go on to the next value, if any.
+            while true {
+                guard open > 0 else { return }
+                index = JSONLexer.skipWhitespace(base, from: index, end: end)
+                guard index < end else { throw Miss() }
+                let isObject = objects & 1 == 1
+                if base[index] == UInt8(ascii: ",") {
+                    index = JSONLexer.skipWhitespace(base, from: index + 1, end: end)
+                    if isObject { index = try memberValue() }
+                    break
+                }
+                guard base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw Miss() }
+                index += 1
+                depth -= 1
+                open -= 1
+                objects >>= 1
+            }
+        }
+    }
+
+    /// Reads a key (the cursor at its quote) and its colon: the index of the value after it.
+    private func memberValue() throws(Miss) -> Int {
+        let start = index
+        guard start < end, base[start] == UInt8(ascii: "\"") else { throw Miss() }
+        let afterKey = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: start, end: end) }.end
+        return try colon(after: afterKey)
+    }
+}

@@ -1,0 +1,237 @@
+#if Macros
+import Foundation
+import HTTPSerializationCore
+@testable import HTTPSerializationCodable
+import HTTPSerializationMacros
+import SeededGenerators
+import Testing
+
+/// Generated readers straight from the text (`init(jsonText:)`), the fast path of a decode:
+/// every document the tape decodes, the text reader decodes to the same value, and every
+/// document it does not read is left to the tape, which gives the error.
+@Suite("@JSONTapeCodable readers over the text: the tape's values, or the tape")
+struct GeneratedTextReaderTests {
+    /// ``GeneratedReaderTests/Model`` with generated children: every property reads from the text.
+    @JSONTapeCodable
+    struct Model: Decodable, Equatable {
+        var id: Int
+        var name: String
+        var score: Double?
+        var small: Int8?
+        var unsigned: UInt16?
+        var ratio: Float?
+        var flags: [Bool]
+        var tags: [String]?
+        var child: GeneratedReaderTests.Child?
+        var children: [GeneratedReaderTests.Child]
+        var counts: [String: Int]?
+        var level: GeneratedReaderTests.Level?
+        var big: Int64?
+        var huge: UInt64?
+    }
+
+    /// What the text reader gives for `text`: nil where it stops.
+    static func fromText<T>(_ type: T.Type, _ text: String, decoder: JSONBodyDecoder = JSONBodyDecoder()) -> T? {
+        var text = text
+        return text.withUTF8 { decoder.decodeFromText(type, $0, from: 0) }
+    }
+
+    /// What the tape alone gives (a key path of no steps decodes the whole document there).
+    static func fromTape<T: Decodable & Equatable>(_ type: T.Type, _ text: String, decoder: JSONBodyDecoder = JSONBodyDecoder())
+        -> JSONBodyDecoderDifferentialTests.Outcome<T> {
+        JSONBodyDecoderDifferentialTests.Outcome { try decoder.decode(type, from: Data(text.utf8), atKeyPath: JSONKeyPath([])) }
+    }
+
+    @Test("5,000 seeded documents decode as JSONDecoder decodes them, values and errors")
+    func modelsMatchJSONDecoder() {
+        JSONBodyDecoderDifferentialTests.compare(Model.self, rounds: 5_000, seed: 5_101) { ModelDocuments.model(&$0) }
+        JSONBodyDecoderDifferentialTests.compare([Model].self, rounds: 500, seed: 5_102) { random in
+            "[" + (0..<random.range(1, 3)).map { _ in ModelDocuments.model(&random) }.joined(separator: " , ") + "]"
+        }
+    }
+
+    @Test("the text reader decodes every seeded document the tape decodes, to the same value, and nothing else, also cut and garbled")
+    func textReadsWhatTheTapeReads() {
+        var random = SplitMix64(seed: 5_103)
+        var tapeValues = 0, textValues = 0, disagreements = 0, garbledValues = 0
+        func check(_ round: Int, _ text: String, counted: Bool) {
+            let tape = Self.fromTape(Model.self, text)
+            let fast = Self.fromText(Model.self, text)
+            let agrees: Bool
+            switch (tape, fast) {
+            case (.value(let value), let fast?): agrees = value == fast
+            case (.value, nil): agrees = !counted
+            case (.error, let fast): agrees = fast == nil
+            }
+            if counted, case .value = tape { tapeValues += 1 }
+            if counted, fast != nil { textValues += 1 }
+            if !counted, fast != nil { garbledValues += 1 }
+            if !agrees {
+                disagreements += 1
+                if disagreements <= 5 { Issue.record("round \(round): \(text)\n tape: \(tape)\n text: \(String(describing: fast))") }
+            }
+        }
+        let specials = Array(#"{}[]",:\"-+.eE0123456789tfnul \#t\#n"#.utf8) + [0x01, 0xC3, 0xA9, 0xFF]
+        for round in 0..<4_000 {
+            let text = ModelDocuments.model(&random)
+            check(round, text, counted: true)
+            // The same document cut short, a byte dropped, or a JSON-significant byte put in:
+            // the text reader must not take what the scanner refuses.
+            var bytes = Array(text.utf8)
+            let at = random.range(0, bytes.count - 1)
+            switch random.range(0, 2) {
+            case 0: bytes.removeSubrange(at...)
+            case 1: bytes.remove(at: at)
+            default: bytes.insert(specials[random.range(0, specials.count - 1)], at: at)
+            }
+            check(round, String(decoding: bytes, as: UTF8.self), counted: false)
+        }
+        #expect(disagreements == 0)
+        #expect(textValues == tapeValues && tapeValues > 400, "\(textValues) from the text, \(tapeValues) from the tape")
+        #expect(garbledValues > 100, "\(garbledValues) garbled documents still decoded")
+    }
+
+    @Test("members in any order, unknown and repeated keys, escaped and quoted keys and whitespace read from the text")
+    func memberOrderAndSpelling() throws {
+        let documents = [
+            #"{"id":1,"name":"a","flags":[],"children":[]}"#,
+            #" { "children" : [ ] , "flags" : [ true ] , "name" : "b" , "id" : 2 } "#,
+            #"{"x":{"y":[1,{"z":null}]},"id":3,"id":4,"name":"c\n\u00e9\ud83d\ude00","flags":[false],"children":[{"key":"k","value":null}],"name":"d"}"#,
+            #"{"\u0069d":5,"na\u006De":"e","flags":[],"children":[],"counts":{"a":1,"a":2,"\u0062":3}}"#,
+            "{\"id\":6,\"name\":\"f\",\"flags\":[],\"children\":[],\"level\":\"high\",\"small\":-128,\"huge\":18446744073709551615,\"ratio\":1e-3}",
+        ]
+        for text in documents {
+            let fast = try #require(Self.fromText(Model.self, text), "\(text)")
+            #expect(fast == (try JSONDecoder().decode(Model.self, from: Data(text.utf8))), "\(text)")
+        }
+        #expect(Self.fromText(Model.self, documents[2])?.id == 3)
+        #expect(Self.fromText(Model.self, documents[2])?.name == "c\n\u{e9}\u{1F600}")
+        #expect(Self.fromText(Model.self, documents[3])?.counts == ["a": 1, "b": 3])
+        // A key that needs escapes is compared as a string.
+        let renamed = #"{"the \"title\"":"t","post_id":9}"#
+        #expect(Self.fromText(GeneratedReaderTests.Renamed.self, renamed) == (try JSONDecoder().decode(GeneratedReaderTests.Renamed.self, from: Data(renamed.utf8))))
+    }
+
+    @Test("what the text reader does not read is the tape's: bad JSON, wrong kinds, missing keys, depth, trailing data")
+    func stopsWhereTheTapeThrows() {
+        let good = #"{"id":1,"name":"a","flags":[],"children":[{"key":"k","nested":[{"key":"j"}]}]}"#
+        #expect(Self.fromText(Model.self, good) != nil)
+        let bad = [
+            #"{"id":1,"name":"a","flags":[],"children":[]"#,
+            #"{"id":1,"name":"a","flags":[],"children":[],}"#,
+            #"{"id":1,"name":"a","flags":[],"children":[]} x"#,
+            #"{"id":1,"name":"a\x","flags":[],"children":[]}"#,
+            #"{"id":1,"name":"\ud800","flags":[],"children":[]}"#,
+            #"{"id":1e400,"name":"a","flags":[],"children":[]}"#,
+            #"{"id":1.5,"name":"a","flags":[],"children":[]}"#,
+            #"{"id":1,"name":null,"flags":[],"children":[]}"#,
+            #"{"id":1,"flags":[],"children":[]}"#,
+            #"{"id":1,"name":"a","flags":[],"children":[],"small":128}"#,
+            #"{"id":1,"name":"a","flags":[],"children":[],"level":"middle"}"#,
+            #"{"id":1,"name":"a","flags":[],"children":[],"extra":[01]}"#,
+            "{\"id\":1,\"name\":\"a\u{1}\",\"flags\":[],\"children\":[]}",
+        ]
+        for text in bad {
+            #expect(Self.fromText(Model.self, text) == nil, "\(text)")
+            let outcome = JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Model.self, from: Data(text.utf8)) }
+            #expect(outcome == Self.fromTape(Model.self, text), "\(text)")
+        }
+        // Five levels where four are allowed: the text reader stops (and the tape names the limit).
+        var shallow = JSONBodyDecoder()
+        shallow.maximumDepth = 4
+        #expect(Self.fromText(Model.self, good, decoder: shallow) == nil)
+        var deepEnough = JSONBodyDecoder()
+        deepEnough.maximumDepth = 5
+        #expect(Self.fromText(Model.self, good, decoder: deepEnough) != nil)
+        // An unknown member nests too: its depth counts.
+        #expect(Self.fromText(Model.self, #"{"id":1,"name":"a","flags":[],"children":[],"x":[[[[1]]]]}"#, decoder: shallow) == nil)
+    }
+
+    @Test("under a key strategy, or for a type without a text reader, the tape decodes alone")
+    func textReaderOnlyWhereItApplies() throws {
+        var snake = JSONBodyDecoder()
+        snake.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(Self.fromText(GeneratedReaderTests.SnakeModel.self, #"{"user_name":"a"}"#, decoder: snake) == nil)
+        #expect(try snake.decode(GeneratedReaderTests.SnakeModel.self, from: Data(#"{"user_name":"a"}"#.utf8)).userName == "a")
+        // A Decodable-only property stops the text reader; the decode is the tape's.
+        let plain = #"{"id":1,"name":"a","flags":[],"children":[{"key":"k","value":2}]}"#
+        #expect(Self.fromText(GeneratedReaderTests.Model.self, plain) == nil)
+        #expect(try JSONBodyDecoder().decode(GeneratedReaderTests.Model.self, from: Data(plain.utf8)).children.count == 1)
+        // UTF-16 text and a UTF-8 byte-order mark reach the text reader through `decode(_:from:)`.
+        let utf16 = try #require(#"{"id":1,"name":"é","flags":[],"children":[]}"#.data(using: .utf16BigEndian))
+        #expect(JSONBodyDecoder().decodeFromText(Model.self, utf16)?.name == "é")
+        let marked = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"id":2,"name":"a","flags":[],"children":[]}"#.utf8)
+        #expect(JSONBodyDecoder().decodeFromText(Model.self, marked)?.id == 2)
+    }
+
+    @JSONTapeCodable
+    struct Keyed: Codable, Equatable {
+        var a: Int?
+        var nine: Int?
+        var sixteen: Int?
+        var seventeen: Int?
+        enum CodingKeys: String, CodingKey {
+            case a, nine = "nine_byte", sixteen = "sixteen_bytes_ke", seventeen = "a_key_of_seventeen"
+        }
+    }
+
+    @JSONTapeCodable
+    struct Kelvin: Codable, Equatable {
+        var kelvin: Int?
+        enum CodingKeys: String, CodingKey { case kelvin = "\u{212A}" }
+    }
+
+    @Test("keys of every length match as bytes, a Kelvin sign matches K on both paths; a crowd of members or deep nesting is the tape's")
+    func keyLengthsAndLimits() throws {
+        // Near misses first: a key one byte short or long is not the key.
+        let text = #"{"a_key_of_seventeen":4,"a":1,"sixteen_bytes_k":0,"sixteen_bytes_ke":3,"nine_bytes":0,"nine_byte":2}"#
+        #expect(Self.fromText(Keyed.self, text) == Keyed(a: 1, nine: 2, sixteen: 3, seventeen: 4))
+        #expect(Self.fromText(Keyed.self, text) == (try JSONDecoder().decode(Keyed.self, from: Data(text.utf8))))
+        // The Kelvin sign equals `K` as a `String`, as `JSONDecoder` compares keys: both paths
+        // find it, escaped or not, in small objects and large.
+        let large = "{" + (0..<40).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + #","K":6}"#
+        for text in [#"{"\u212A":5}"#, #"{"K":5}"#, #"{"m":0,"K":5,"\u212A":6}"#, large] {
+            let expected = try JSONDecoder().decode(Kelvin.self, from: Data(text.utf8))
+            #expect(expected.kelvin != nil)
+            #expect(Self.fromText(Kelvin.self, text) == expected, "\(text)")
+            #expect(Self.fromTape(Kelvin.self, text) == .value(expected), "\(text)")
+        }
+        // Members passed on the way are remembered up to a limit; past it the object is the tape's.
+        func crowd(_ count: Int) -> String { "{" + (0..<count).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + #","key":"k"}"# }
+        #expect(Self.fromText(GeneratedReaderTests.Child.self, crowd(200))?.key == "k")
+        #expect(Self.fromText(GeneratedReaderTests.Child.self, crowd(300)) == nil)
+        #expect(try JSONBodyDecoder().decode(GeneratedReaderTests.Child.self, from: Data(crowd(300).utf8)).key == "k")
+        // Skipped values nest at most 64 deep here; deeper (within the decoder's limit) is the tape's.
+        let deep = #"{"key":"k","x":"# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}"
+        #expect(Self.fromText(GeneratedReaderTests.Child.self, deep) == nil)
+        #expect(try JSONBodyDecoder().decode(GeneratedReaderTests.Child.self, from: Data(deep.utf8)).key == "k")
+    }
+
+    @JSONTapeCodable
+    struct Stamped: Codable, Equatable {
+        var at: Date
+        var blob: Data?
+        var link: URL?
+        var amount: Decimal?
+    }
+
+    @Test("dates, data, URLs and decimals read from the text under the decoder's strategies; a custom one is the tape's")
+    func foundationValuesFromTheText() throws {
+        let text = #"{"at":"2026-11-29T01:02:03Z","blob":"aGk=","link":"https://example.com/a?b","amount":12.345678901234567890}"#
+        var iso = JSONBodyDecoder()
+        iso.dateDecodingStrategy = .iso8601
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        let fast = try #require(Self.fromText(Stamped.self, text, decoder: iso))
+        #expect(fast == (try foundation.decode(Stamped.self, from: Data(text.utf8))))
+        #expect(fast.amount == Decimal(string: "12.345678901234567890"))
+        // The default strategy reads a number; a string there is the tape's error.
+        #expect(Self.fromText(Stamped.self, #"{"at":12.5}"#)?.at == Date(timeIntervalSinceReferenceDate: 12.5))
+        #expect(Self.fromText(Stamped.self, text) == nil)
+        var custom = JSONBodyDecoder()
+        custom.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
+        #expect(Self.fromText(Stamped.self, #"{"at":1}"#, decoder: custom) == nil)
+        #expect(try custom.decode(Stamped.self, from: Data(#"{"at":1}"#.utf8)).at == Date(timeIntervalSince1970: 0))
+    }
+}
+#endif
