@@ -1,13 +1,15 @@
 /// Reads a JSON document value by value, straight from its bytes, for readers generated per
-/// model: no tape is written, so a document read this way is scanned once, as it is read.
+/// model: no tape is written, so a document whose keys come in the order they are asked for is
+/// scanned once, as it is read.
 ///
-/// It accepts exactly what ``JSONScanner`` accepts (the same ``JSONLexer`` reads every token,
-/// and containers nest no deeper than the same limit), but it says nothing about what went
-/// wrong: anything unexpected, whether bad JSON or a value of the wrong kind, is a ``Miss``,
-/// and the caller reads the document again through the tape for the exact error. A value the
-/// cursor reads is the one the tape would give, and an object's keys are matched as the tape
-/// readers match them: the first of a repeated key, escaped and non-ASCII keys compared as
-/// `String`s.
+/// It never accepts what ``JSONScanner`` refuses (the same ``JSONLexer`` reads every token, and
+/// containers nest no deeper than the same limit), though it may stop where the scanner goes
+/// on (a skipped value nested past 64 levels, an object crowded with members read out of
+/// order, a key that is not ASCII), and it says nothing about what went wrong: anything
+/// unexpected, whether bad JSON or a value of the wrong kind, is a ``Miss``, and the caller
+/// reads the document again through the tape for the exact error. A value the cursor reads is
+/// the one the tape would give, and an object's keys are matched as the tape readers match
+/// them: the first of a repeated key, escaped and non-ASCII keys compared as `String`s.
 ///
 /// Before a value is read the cursor stands at its first byte; after, just past its last.
 @usableFromInline
@@ -57,7 +59,9 @@ package struct JSONTextCursor {
 
     /// Checks that nothing but whitespace follows the document's value.
     package mutating func finishDocument() throws(Miss) {
-        guard JSONLexer.skipWhitespace(base, from: index, end: end) == end else { throw Miss() }
+        // A reader that left a container open (a hand-written one that did not close an object)
+        // read its members as its parent's: not an answer.
+        guard depth == 0, JSONLexer.skipWhitespace(base, from: index, end: end) == end else { throw Miss() }
     }
 
     // MARK: Scalars
@@ -183,6 +187,7 @@ package struct JSONTextCursor {
     /// among them. After reading a value found that way, call ``finishValue(in:)``.
     @usableFromInline package mutating func seek(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
         if passed.count > object.passedBase {
+            guard Self.ascii(key) else { throw Miss() }
             if let value = passedValue(key, object) {
                 object.resume = index
                 index = value
@@ -201,7 +206,10 @@ package struct JSONTextCursor {
                 return true
             }
         }
-        let clean = Self.clean(key), ascii = Self.ascii(key)
+        // A non-ASCII key can equal another as `String`s (a Kelvin sign and `K`): which member
+        // each of two such keys takes depends on the order they are asked for, so the tape decides.
+        guard Self.ascii(key) else { throw Miss() }
+        let clean = Self.clean(key)
         while let keyStart = try nextKey(in: &object) {
             if clean, matchesHere(key, at: keyStart) {
                 index = try colon(after: keyStart + 2 + key.utf8CodeUnitCount)
@@ -210,7 +218,7 @@ package struct JSONTextCursor {
             let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
             index = try colon(after: afterKey)
             let member = PassedMember(key: keyStart + 1, length: afterKey - keyStart - 2, flags: flags, value: index)
-            if !ascii || flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, matches(member, key) { return true }
+            if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, matches(member, key) { return true }
             // Past this many, each lookup would search them all: the tape indexes such an object.
             guard passed.count - object.passedBase < Self.passedLimit else { throw Miss() }
             passed.append(member)
@@ -285,21 +293,21 @@ package struct JSONTextCursor {
         return JSONLexer.skipWhitespace(base, from: at + 1, end: end)
     }
 
-    /// Whether `key` needs no escape in JSON: then its bytes, quoted, are the only spelling
-    /// without escapes, and a key written that way matches it byte for byte.
+    /// Whether `key` is ASCII that needs no escape in JSON: then its bytes, quoted, are the only
+    /// spelling without escapes, and a key written that way matches it byte for byte.
     @inline(__always)
     static func clean(_ key: StaticString) -> Bool {
         key.withUTF8Buffer { bytes in
             let count = bytes.count
             guard count > 0, count <= 16, let start = bytes.baseAddress else {
-                for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+                for byte in bytes where byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
                 return true
             }
             // Up to sixteen bytes as two words that cover them (the usual key), tested at once.
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
             @inline(__always) func zero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word }
             @inline(__always) func special(_ word: UInt64) -> UInt64 {
-                ((word &- 0x20 &* ones) & ~word | zero(word ^ 0x22 &* ones) | zero(word ^ 0x5C &* ones)) & highs
+                ((word &- 0x20 &* ones) & ~word | zero(word ^ 0x22 &* ones) | zero(word ^ 0x5C &* ones) | word) & highs
             }
             if count >= 8 {
                 let raw = UnsafeRawPointer(start)
@@ -330,15 +338,15 @@ package struct JSONTextCursor {
         return nil
     }
 
-    /// Whether a member's key is `key`, as the tape readers compare them: bytes when the key has
-    /// no escapes, and as `String`s when either has escapes or non-ASCII text (a Kelvin sign
-    /// equals `K` as a `String`, as `JSONDecoder`'s keys compare).
+    /// Whether a member's key is `key` (ASCII), as the tape readers compare them: bytes when the
+    /// member's key has no escapes, and as `String`s when it has escapes or non-ASCII text (a
+    /// Kelvin sign equals `K` as a `String`, as `JSONDecoder`'s keys compare).
     private func matches(_ member: PassedMember, _ key: StaticString) -> Bool {
         if member.flags & JSONTape.hasEscapes == 0, member.length == key.utf8CodeUnitCount,
            key.withUTF8Buffer({ JSONTapeReader.equal(base + member.key, $0.baseAddress, count: member.length) }) {
             return true
         }
-        guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0 || !Self.ascii(key) else { return false }
+        guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0 else { return false }
         let text = UnsafeBufferPointer(start: base + member.key, count: member.length)
         return JSONTapeReader.string(text, flags: member.flags, readable: end - member.key) == key.description
     }

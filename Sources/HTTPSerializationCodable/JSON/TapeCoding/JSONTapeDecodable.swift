@@ -36,8 +36,8 @@ public protocol JSONTapeDecodable: Decodable {
     /// `@JSONTapeCodable` writes it beside ``init(jsonTape:)``, from the same properties. The
     /// default stops the reader, and the decoder reads the document through
     /// ``init(jsonTape:)`` instead; a reader written by hand need not have one. One written by
-    /// hand reads what ``init(jsonTape:)`` reads, asks for each key once, and stops (throws)
-    /// wherever that throws.
+    /// hand reads what ``init(jsonTape:)`` reads, asks for each key once, closes every object it
+    /// opens, never catches the reader's errors, and stops (throws) wherever that throws.
     init(jsonText reader: inout JSONTextReader) throws
 
     /// Reads an array of the type at `reader`, each element through ``init(jsonText:)``.
