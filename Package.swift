@@ -24,10 +24,15 @@ let macrosTrait: Set<String> = ["Macros"]
 // and what only they use.
 let buildingDocumentation = Context.environment["HTTPSERIALIZATION_DOCS"] != nil
 
+// CI's ThreadSanitizer step sets HTTPSERIALIZATION_CORE_TESTS=1: only the Foundation-free test
+// targets (the core and compression), without `Development` and the servers it brings, whose
+// build under ThreadSanitizer cost that step over 12 minutes. `Scripts/tsan.sh` runs the rest.
+let coreTestsOnly = Context.environment["HTTPSERIALIZATION_CORE_TESTS"] != nil
+
 // CI's ThreadSanitizer step sets HTTPSERIALIZATION_NO_MACROS=1 (see Development/Package.swift):
 // then nothing refers to swift-syntax at all, which SwiftPM cannot resolve when every edge to
 // it is conditional and the trait comes from `Development`.
-let withoutMacros = Context.environment["HTTPSERIALIZATION_NO_MACROS"] != nil
+let withoutMacros = Context.environment["HTTPSERIALIZATION_NO_MACROS"] != nil || coreTestsOnly
 let swiftSyntaxProducts: [Target.Dependency] = withoutMacros ? [] : [
     .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
     .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
@@ -75,6 +80,56 @@ let macroTargets: [Target] = [
             ],
             swiftSettings: strictness
         ),
+]
+
+// The tests of every layer above the core, which reach `Development`'s servers and tools.
+let upperTestTargets: [Target] = coreTestsOnly ? [] : [
+    // The Hummingbird integration through Hummingbird's own test client.
+    .testTarget(
+        name: "HTTPSerializationHummingbirdTests",
+        dependencies: [
+            "HTTPSerializationHummingbird", "HTTPSerializationCore", "HTTPSerializationCodable",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "ServerTestSupport", package: "Development"),
+        ],
+        swiftSettings: strictness
+    ),
+    // The Vapor integration through VaporTesting and a live server.
+    .testTarget(
+        name: "HTTPSerializationVaporTests",
+        dependencies: [
+            "HTTPSerializationVapor", "HTTPSerializationCore", "HTTPSerializationCodable",
+            .product(name: "Vapor", package: "vapor"),
+            .product(name: "VaporTesting", package: "vapor"),
+            .product(name: "ServerTestSupport", package: "Development"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ],
+        swiftSettings: strictness
+    ),
+    .testTarget(
+        name: "HTTPSerializationTests",
+        dependencies: [
+            "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "HTTPSerializationMacros", "CImageCodecs",
+            .product(name: "EchoServer", package: "Development"),
+            .product(name: "HTTPSerCLI", package: "Development"),
+            .product(name: "SeededGenerators", package: "Development"),
+            .product(name: "Checksums", package: "Development"),
+            // Not used by the tests: depending on them makes `swift build --build-tests`
+            // compile the server article's routes and the product checks in the tree the
+            // tests use, so CI builds that tree once.
+            .product(name: "ServerSnippets", package: "Development"),
+            .product(name: "ProductChecks", package: "Development"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "MultipartKit", package: "multipart-kit"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
+        // Recorded HTTPie requests, read from the source tree by their test.
+        exclude: ["Fixtures"],
+        swiftSettings: strictness
+    ),
 ]
 
 let package = Package(
@@ -134,7 +189,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
-    ] + swiftSyntaxPackage + (buildingDocumentation ? [
+    ] + swiftSyntaxPackage + (coreTestsOnly ? [] : buildingDocumentation ? [
         // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ] : [
@@ -253,51 +308,5 @@ let package = Package(
             dependencies: ["HTTPSerializationCompression", "HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictness
         ),
-        // The Hummingbird integration through Hummingbird's own test client.
-        .testTarget(
-            name: "HTTPSerializationHummingbirdTests",
-            dependencies: [
-                "HTTPSerializationHummingbird", "HTTPSerializationCore", "HTTPSerializationCodable",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "ServerTestSupport", package: "Development"),
-            ],
-            swiftSettings: strictness
-        ),
-        // The Vapor integration through VaporTesting and a live server.
-        .testTarget(
-            name: "HTTPSerializationVaporTests",
-            dependencies: [
-                "HTTPSerializationVapor", "HTTPSerializationCore", "HTTPSerializationCodable",
-                .product(name: "Vapor", package: "vapor"),
-                .product(name: "VaporTesting", package: "vapor"),
-                .product(name: "ServerTestSupport", package: "Development"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            swiftSettings: strictness
-        ),
-        .testTarget(
-            name: "HTTPSerializationTests",
-            dependencies: [
-                "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "HTTPSerializationMacros", "CImageCodecs",
-                .product(name: "EchoServer", package: "Development"),
-                .product(name: "HTTPSerCLI", package: "Development"),
-                .product(name: "SeededGenerators", package: "Development"),
-                .product(name: "Checksums", package: "Development"),
-                // Not used by the tests: depending on them makes `swift build --build-tests`
-                // compile the server article's routes and the product checks in the tree the
-                // tests use, so CI builds that tree once.
-                .product(name: "ServerSnippets", package: "Development"),
-                .product(name: "ProductChecks", package: "Development"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            // Recorded HTTPie requests, read from the source tree by their test.
-            exclude: ["Fixtures"],
-            swiftSettings: strictness
-        ),
-    ])
+    ] + upperTestTargets)
 )
