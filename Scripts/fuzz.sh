@@ -10,7 +10,7 @@ set -euo pipefail
 seconds="${1:-30}"
 shift || true
 only=("$@")
-declare -A ci_runs=([escaping]=17500 [multipart]=35000 [parameters]=37500 [query]=22500 [responses]=1250 [xml]=150000 [plist]=75000 [json]=125000 [ndjson]=75000 [sse]=75000 [gzip]=25000 [multipartparser]=50000 [formdecoder]=75000)
+declare -A ci_runs=([escaping]=17500 [multipart]=35000 [parameters]=37500 [query]=22500 [responses]=1250 [xml]=150000 [plist]=75000 [json]=125000 [ndjson]=75000 [sse]=75000 [gzip]=25000 [multipartparser]=50000 [formdecoder]=75000 [textreader]=40000)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/.build-fuzz"
 mkdir -p "$build"

@@ -142,20 +142,30 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     /// written. Nil when it does not apply or the reader stopped; the tape path then decodes
     /// (again), with the same value or the exact error.
     package func decodeFromText<T>(_ type: T.Type, _ data: Data) -> T? {
-        guard case .useDefaultKeys = keyDecodingStrategy, T.self is any JSONTapeDecodable.Type,
-              let (bytes, start) = try? JSONTextEncoding.utf8(data) else { return nil }
-        return bytes.withUnsafeBytes { decodeFromText(type, $0.bindMemory(to: UInt8.self), from: start) }
+        guard let reader = textReader(of: type), let (bytes, start) = try? JSONTextEncoding.utf8(data) else { return nil }
+        return bytes.withUnsafeBytes { decodeFromText(type, by: reader, $0.bindMemory(to: UInt8.self), from: start) }
     }
 
     /// ``decodeFromText(_:_:)`` over UTF-8 text from `start`.
     package func decodeFromText<T>(_ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> T? {
-        guard case .useDefaultKeys = keyDecodingStrategy, let reader = T.self as? any JSONTapeDecodable.Type else { return nil }
+        guard let reader = textReader(of: type) else { return nil }
+        return decodeFromText(type, by: reader, bytes, from: start)
+    }
+
+    /// `type`'s reader from the text, when it has one and keys are matched as written.
+    private func textReader<T>(of type: T.Type) -> (any JSONTapeDecodable.Type)? {
+        guard case .useDefaultKeys = keyDecodingStrategy else { return nil }
+        return T.self as? any JSONTapeDecodable.Type
+    }
+
+    /// `type` read by `reader` (`type` itself, as a `JSONTapeDecodable`) from the text at `start`.
+    private func decodeFromText<T>(_ type: T.Type, by reader: any JSONTapeDecodable.Type, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> T? {
         func read<Reader: JSONTapeDecodable>(_: Reader.Type) -> T? {
             var text = JSONTextReader(JSONTextCursor(bytes, from: start, maximumDepth: maximumDepth), options: self)
             do {
                 let value = try text.decode(Reader.self)
                 try text.cursor.finishDocument()
-                // `Reader` is `T` itself, found by the cast above.
+                // `Reader` is `T` itself, found by the cast in `textReader(of:)`.
                 return unsafeBitCast(value, to: T.self)
             } catch {
                 return nil

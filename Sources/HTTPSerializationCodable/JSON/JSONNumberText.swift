@@ -4,12 +4,9 @@ enum JSONNumberText {
     /// A scanned number (its text and lexer flags) as `T`, when `T` holds it exactly.
     @inline(__always)
     static func integer<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>, flags: UInt8) -> T? {
-        // Up to 18 digits cannot overflow `Int`.
         guard flags & JSONTape.isInteger != 0, text.count <= 18 else { return exactInteger(text) }
-        let negative = text[0] == UInt8(ascii: "-")
-        var value = 0
-        for index in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
-        return T(exactly: negative ? -value : value)
+        let (negative, magnitude) = shortInteger(text)
+        return T(exactly: negative ? -magnitude : magnitude)
     }
 
     /// A scanned number as `T`, rounded to nearest; nil when it is out of `T`'s range or so
@@ -30,11 +27,18 @@ enum JSONNumberText {
 
     /// An integer of up to 18 digits, except a negative zero (which only a float holds).
     private static func smallInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let (negative, magnitude) = shortInteger(text)
+        if negative, magnitude == 0 { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    /// The sign and magnitude of an integer's text of up to 18 digits, which cannot overflow.
+    @inline(__always)
+    private static func shortInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: Int) {
         let negative = text[0] == UInt8(ascii: "-")
-        var value = 0
-        for index in (negative ? 1 : 0)..<text.count { value = value &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
-        if negative, value == 0 { return nil }
-        return negative ? -value : value
+        var magnitude = 0
+        for index in (negative ? 1 : 0)..<text.count { magnitude = magnitude &* 10 &+ Int(text[index] &- UInt8(ascii: "0")) }
+        return (negative, magnitude)
     }
 
     /// The number as an integer of type `T` when it is one exactly (`12`, `1.20e1`, `-0.0`)

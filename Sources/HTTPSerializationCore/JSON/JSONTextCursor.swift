@@ -22,11 +22,13 @@ package struct JSONTextCursor {
     /// An object being read: where its members are, and those passed over so far.
     @usableFromInline package struct Object {
         /// No member has been read yet (so no comma comes first).
-        var first = true
+        @usableFromInline var first = true
         /// Its closing brace has been read.
-        var closed = false
+        @usableFromInline var closed = false
         /// Where this object's entries of ``JSONTextCursor/passed`` start.
         let passedBase: Int
+        /// Members of this object have been passed over and remembered.
+        @usableFromInline var remembers = false
         /// The stream position to go back to after a value read from a passed member, or -1.
         var resume = -1
     }
@@ -41,8 +43,8 @@ package struct JSONTextCursor {
         var value: Int
     }
 
-    let base: UnsafePointer<UInt8>
-    let end: Int
+    @usableFromInline let base: UnsafePointer<UInt8>
+    @usableFromInline let end: Int
     @usableFromInline package var index: Int
     /// Containers open around the cursor, which ``maximumDepth`` bounds as it bounds the scanner.
     var depth = 0
@@ -185,24 +187,37 @@ package struct JSONTextCursor {
     /// Keys asked for in the order the document has them are matched as bytes where they
     /// stand; members passed over on the way are remembered, so a key asked for later is found
     /// among them. After reading a value found that way, call ``finishValue(in:)``.
-    @usableFromInline package mutating func seek(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
-        if passed.count > object.passedBase {
-            guard Self.ascii(key) else { throw Miss() }
-            if let value = passedValue(key, object) {
-                object.resume = index
-                index = value
-                return true
-            }
-        } else if !object.closed {
-            // The usual case, compact text with the key next: `,"key":` (no comma first), in one test.
+    @inlinable @inline(__always)
+    package mutating func seek(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
+        // The usual case, compact text with the key next: `,"key":` (no comma first), tested
+        // here, in the generated reader, with no call.
+        if !object.remembers, !object.closed, key.hasPointerRepresentation {
             let count = key.utf8CodeUnitCount
             let quote = object.first ? index : index &+ 1
             if quote &+ count &+ 3 < end, object.first || base[index] == UInt8(ascii: ","), base[quote] == UInt8(ascii: "\""),
                base[quote &+ 1 &+ count] == UInt8(ascii: "\""), base[quote &+ 2 &+ count] == UInt8(ascii: ":"),
-               key.withUTF8Buffer({ JSONTapeReader.equal(base + quote + 1, $0.baseAddress, count: count) }), Self.clean(key) {
+               JSONTapeReader.equal(base + (quote &+ 1), key.utf8Start, count: count), Self.clean(key) {
                 object.first = false
                 index = quote &+ 3 &+ count
-                if base[index] <= 0x20 { index = JSONLexer.skipWhitespace(base, from: index, end: end) }
+                if base[index] <= 0x20 { skipWhitespace() }
+                return true
+            }
+        }
+        return try seekMember(key, in: &object)
+    }
+
+    /// Moves past whitespace at the cursor.
+    @usableFromInline mutating func skipWhitespace() {
+        index = JSONLexer.skipWhitespace(base, from: index, end: end)
+    }
+
+    /// ``seek(_:in:)`` past its fast path: among the members passed over, then member by member.
+    @usableFromInline mutating func seekMember(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
+        if object.remembers {
+            guard Self.ascii(key) else { throw Miss() }
+            if let value = passedValue(key, object) {
+                object.resume = index
+                index = value
                 return true
             }
         }
@@ -222,6 +237,7 @@ package struct JSONTextCursor {
             // Past this many, each lookup would search them all: the tape indexes such an object.
             guard passed.count - object.passedBase < Self.passedLimit else { throw Miss() }
             passed.append(member)
+            object.remembers = true
             try skipValue()
         }
         return false
@@ -246,7 +262,7 @@ package struct JSONTextCursor {
             index = try colon(after: afterKey)
             try skipValue()
         }
-        if passed.count > object.passedBase { passed.removeSubrange(object.passedBase...) }
+        if object.remembers { passed.removeSubrange(object.passedBase...) }
         depth -= 1
     }
 
@@ -295,7 +311,7 @@ package struct JSONTextCursor {
 
     /// Whether `key` is ASCII that needs no escape in JSON: then its bytes, quoted, are the only
     /// spelling without escapes, and a key written that way matches it byte for byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func clean(_ key: StaticString) -> Bool {
         key.withUTF8Buffer { bytes in
             let count = bytes.count

@@ -96,7 +96,8 @@ public struct JSONTextReader {
         try cursor.nextMember(in: &object.state)
     }
 
-    @inlinable mutating func seek(_ key: StaticString, in object: inout Object) throws -> Bool {
+    @inlinable @inline(__always)
+    mutating func seek(_ key: StaticString, in object: inout Object) throws -> Bool {
         try cursor.seek(key, in: &object.state)
     }
 
@@ -215,6 +216,9 @@ public struct JSONTextReader {
         let atDocumentLevel = cursor.atDocumentLevel
         guard try openArray() else { return elements }
         let start = cursor.index
+        // A nested array (tags, say) is usually short: room for 64 bytes of elements at once
+        // saves the regrowths from one element to two to four.
+        if !atDocumentLevel, MemoryLayout<Element>.stride <= 32 { elements.reserveCapacity(64 / max(MemoryLayout<Element>.stride, 1)) }
         elements.append(try element(&self))
         // The document's own array (records, usually) grows to megabytes: regrowing it copies
         // them and faults in fresh pages each time, so it is sized once from its first element.
