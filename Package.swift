@@ -29,7 +29,7 @@ let buildingDocumentation = Context.environment["HTTPSERIALIZATION_DOCS"] != nil
 // build under ThreadSanitizer cost that step over 12 minutes. `Scripts/tsan.sh` runs the rest.
 let coreTestsOnly = Context.environment["HTTPSERIALIZATION_CORE_TESTS"] != nil
 
-// CI's ThreadSanitizer step sets HTTPSERIALIZATION_NO_MACROS=1 (see Development/Package.swift):
+// The whole-tree ThreadSanitizer run (`Scripts/tsan.sh`) sets HTTPSERIALIZATION_NO_MACROS=1 (see Development/Package.swift):
 // then nothing refers to swift-syntax at all, which SwiftPM cannot resolve when every edge to
 // it is conditional and the trait comes from `Development`.
 let withoutMacros = Context.environment["HTTPSERIALIZATION_NO_MACROS"] != nil || coreTestsOnly

@@ -7,7 +7,7 @@ import PackageDescription
 // swift-argument-parser, multipart-kit, swift-openapi-runtime, Vapor or Hummingbird. The root package's tests depend on it, which is
 // also what lets `swift run httpser demo` and `swift run httpser-bench` work from the root.
 
-// CI's ThreadSanitizer run sets HTTPSERIALIZATION_NO_MACROS=1: the macro runs in the compiler,
+// The whole-tree ThreadSanitizer run (`Scripts/tsan.sh`) sets HTTPSERIALIZATION_NO_MACROS=1: the macro runs in the compiler,
 // its output is single-threaded code the plain test run covers, and swift-syntax built with
 // ThreadSanitizer cost that run minutes.
 let macros = Context.environment["HTTPSERIALIZATION_NO_MACROS"] == nil

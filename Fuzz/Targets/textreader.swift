@@ -106,4 +106,11 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
         ratio = try reader.decode(forKey: "ratio", in: &object)
         try reader.close(&object)
     }
+
+    /// Floating-point values by their bits, so a -0.0 read as 0.0 is a difference.
+    static func == (lhs: Record, rhs: Record) -> Bool {
+        lhs.id == rhs.id && lhs.score.bitPattern == rhs.score.bitPattern && lhs.ok == rhs.ok && lhs.part == rhs.part
+            && lhs.parts == rhs.parts && lhs.totals == rhs.totals && lhs.note == rhs.note && lhs.small == rhs.small
+            && lhs.ratio.bitPattern == rhs.ratio.bitPattern
+    }
 }

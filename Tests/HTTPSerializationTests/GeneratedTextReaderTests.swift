@@ -246,5 +246,49 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(Stamped.self, #"{"at":1}"#, decoder: custom) == nil)
         #expect(try custom.decode(Stamped.self, from: Data(#"{"at":1}"#.utf8)).at == Date(timeIntervalSince1970: 0))
     }
+
+    /// A hand-written reader that closes the outer object before it is done with the inner
+    /// one, both with members passed over: the inner lookup must not reach for members the
+    /// outer's close dropped.
+    struct ClosedOutOfOrder: Decodable, Equatable, JSONTapeDecodable {
+        struct Inner: Decodable, JSONTapeDecodable {
+            var y: Int
+            var k: Int
+            init(jsonTape value: JSONTapeValue) throws {
+                var object = try value.object()
+                k = try object.decode(forKey: "k")
+                y = try object.decode(forKey: "y")
+            }
+        }
+
+        var a: Int
+        var k: Int
+        var y: Int?
+
+        init(jsonTape value: JSONTapeValue) throws {
+            var outer = try value.object()
+            a = try outer.decode(forKey: "a")
+            let inner = try outer.decode(Inner.self, forKey: "inner")
+            (k, y) = (inner.k, inner.y)
+        }
+
+        init(jsonText reader: inout JSONTextReader) throws {
+            var outer = try reader.object()
+            a = try reader.decode(forKey: "a", in: &outer)
+            guard try reader.seek("inner", in: &outer) else { throw JSONTextCursor.Miss() }
+            var inner = try reader.object()
+            k = try reader.decode(forKey: "k", in: &inner)
+            try reader.close(&outer)
+            y = try reader.decodeIfPresent(forKey: "y", in: &inner)
+            try reader.close(&inner)
+        }
+    }
+
+    @Test("a hand-written reader that closes objects out of order gets a value or the tape, never a trap")
+    func objectsClosedOutOfOrder() throws {
+        let text = #"{"z":0,"inner":{"y":0,"k":1},"a":5}"#
+        let decoded = try JSONBodyDecoder().decode(ClosedOutOfOrder.self, from: Data(text.utf8))
+        #expect(decoded.a == 5 && decoded.k == 1 && decoded.y == 0)
+    }
 }
 #endif

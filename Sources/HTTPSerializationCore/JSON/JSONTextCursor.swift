@@ -190,7 +190,8 @@ package struct JSONTextCursor {
     @inlinable @inline(__always)
     package mutating func seek(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
         // The usual case, compact text with the key next: `,"key":` (no comma first), tested
-        // here, in the generated reader, with no call.
+        // here, in the generated reader, with no call. (String literals are pointers; a
+        // `StaticString` made from a lone scalar is not, and takes the call.)
         if !object.remembers, !object.closed, key.hasPointerRepresentation {
             let count = key.utf8CodeUnitCount
             let quote = object.first ? index : index &+ 1
@@ -213,7 +214,7 @@ package struct JSONTextCursor {
 
     /// ``seek(_:in:)`` past its fast path: among the members passed over, then member by member.
     @usableFromInline mutating func seekMember(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
-        if object.remembers {
+        if object.remembers, passed.count > object.passedBase {
             guard Self.ascii(key) else { throw Miss() }
             if let value = passedValue(key, object) {
                 object.resume = index
@@ -262,7 +263,9 @@ package struct JSONTextCursor {
             index = try colon(after: afterKey)
             try skipValue()
         }
-        if object.remembers { passed.removeSubrange(object.passedBase...) }
+        // The count too: a hand-written reader that closes an outer object before an inner one
+        // has already dropped the inner one's members.
+        if object.remembers, passed.count > object.passedBase { passed.removeSubrange(object.passedBase...) }
         depth -= 1
     }
 
