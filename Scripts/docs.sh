@@ -23,16 +23,8 @@ if [ "${1:-}" = "--preview" ]; then
         --enable-experimental-combined-documentation "${target_flags[@]}"
 fi
 
-# The documentation manifest resolves other packages and rewrites Package.resolved, which the
-# next build of the whole package would take as a change and recompile everything for; put
-# the file back as it was.
-if [ -f Package.resolved ]; then
-    saved="$(mktemp)"
-    cp -p Package.resolved "$saved"
-    trap 'mv "$saved" Package.resolved' EXIT
-else
-    trap 'rm -f Package.resolved' EXIT
-fi
+# The documentation manifest resolves other packages: Package.resolved is put back after.
+source Scripts/keep-resolved.sh
 
 output=.build-docs/HTTPSerialization.doccarchive
 swift package --scratch-path .build-docs --allow-writing-to-directory .build-docs \

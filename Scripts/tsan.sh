@@ -32,16 +32,8 @@ case "${1:-}" in
     *) echo "usage: Scripts/tsan.sh [core]" >&2; exit 2 ;;
 esac
 
-# The core manifest resolves fewer packages and rewrites Package.resolved, which the next
-# build of the whole package would take as a change and recompile everything for; put the
-# file back as it was.
-if [ -f Package.resolved ]; then
-    saved="$(mktemp)"
-    cp -p Package.resolved "$saved"
-    trap 'mv "$saved" Package.resolved' EXIT
-else
-    trap 'rm -f Package.resolved' EXIT
-fi
+# The core manifest resolves fewer packages: Package.resolved is put back after.
+source Scripts/keep-resolved.sh
 
 # Races TSan reports inside dependencies that are not races: see the file.
 export TSAN_OPTIONS="suppressions=$root/.ci/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
