@@ -93,11 +93,17 @@ struct MultipartFormTests {
         #expect(scratch.files.isEmpty)
         let directory = scratch.url
         let contentType = form.contentType
+        /// The chunks the reader has pulled so far.
+        final class Count: @unchecked Sendable {
+            // Only `prefix`'s predicate touches it, which the one task iterating the body
+            // calls one chunk at a time.
+            var value = 0
+        }
         let task = Task {
-            var chunks = 0
+            let chunks = Count()
             return try await MultipartForm.read(ChunkedBody(body, chunkSize: 1000).prefix { _ in
-                chunks += 1
-                if chunks == 200 { withUnsafeCurrentTask { $0?.cancel() } }
+                chunks.value += 1
+                if chunks.value == 200 { withUnsafeCurrentTask { $0?.cancel() } }
                 return true
             }, contentType: contentType, spillThreshold: 1024, temporaryDirectory: directory)
         }
