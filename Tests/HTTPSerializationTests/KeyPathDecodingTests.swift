@@ -61,7 +61,7 @@ struct KeyPathDecodingTests {
         struct Wrapper: Decodable { var dataSet: Counted }
         var decoder = JSONBodyDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        var foundation = JSONDecoder()
+        let foundation = JSONDecoder()
         foundation.keyDecodingStrategy = .convertFromSnakeCase
         let ours = try decoder.decode(Counted.self, from: body, atKeyPath: "data_set")
         #expect(ours.itemCount == (try foundation.decode(Wrapper.self, from: body)).dataSet.itemCount)

@@ -279,7 +279,7 @@ struct ParameterKeyTests {
                 ("in [Any]", ["outer": [dictionary]] as [String: Any]),
                 ("in NSArray", ["outer": NSArray(array: [dictionary])] as [String: Any]),
                 ("in NSMutableArray", ["outer": NSMutableArray(array: [dictionary])] as [String: Any]),
-                ("optional", ["outer": Optional<Any>.some(dictionary)] as [String: Any]),
+                ("optional", ["outer": Optional<Any>.some(dictionary) as Any] as [String: Any]),
             ]
             for (wrapping, value) in wrappings {
                 let inArray = wrapping.contains("Array") || wrapping.contains("[Any]")

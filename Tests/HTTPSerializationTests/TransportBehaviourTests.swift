@@ -92,6 +92,10 @@ struct TransportBehaviourTests {
         #expect(error == .connectionRefused(url: url.absoluteString))
         #expect(error.map { $0 as NSError }?.domain == NSURLErrorDomain)
         #expect(error.map { $0 as NSError }?.code == -1004)
+        // The failing URL under both of URLSession's keys (the string one by its value, as its
+        // constant is deprecated).
+        #expect(error.map { $0 as NSError }?.userInfo[NSURLErrorFailingURLErrorKey] as? URL == url)
+        #expect(error.map { $0 as NSError }?.userInfo["NSErrorFailingURLStringKey"] as? String == url.absoluteString)
         #expect(error?.description == "Could not connect to \(url.absoluteString): the connection was refused.")
     }
 

