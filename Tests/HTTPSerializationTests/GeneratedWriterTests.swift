@@ -120,6 +120,27 @@ struct GeneratedWriterTests {
         #expect(try converting.encode(model) == (try converting.encode(twin)))
     }
 
+    @JSONTapeCodable
+    struct Row: Codable { var x: Double }
+
+    @JSONTapeCodable
+    struct Grid: Codable {
+        var values: [Double]
+        var rows: [Row]
+    }
+
+    @Test("a non-finite double in an array is JSONEncoder's error at JSONEncoder's path (Index 1)")
+    func indexKeysInErrorPaths() throws {
+        var inValues = Grid(values: [1, 2], rows: [Row(x: 1), Row(x: 2)]), inRows = inValues
+        inValues.values[1] = .nan
+        inRows.rows[1].x = .infinity
+        for model in [inValues, inRows] {
+            let expected = JSONBodyEncoderTests.invalidValuePath { try JSONEncoder().encode(model) }
+            #expect(expected.contains("Index 1 1"))
+            #expect(JSONBodyEncoderTests.invalidValuePath { try JSONBodyEncoder().encode(model) } == expected)
+        }
+    }
+
     /// A writer that marks its text, to show which code ran.
     struct Marked: Encodable, JSONTapeEncodable {
         var x: Int
@@ -257,7 +278,7 @@ struct GeneratedWriterTests {
         twin.doubles = model.doubles
         let describe = Self.describe
         #expect(describe { try JSONBodyEncoder().encode(model) } == describe { try JSONBodyEncoder().encode(twin) })
-        #expect(describe { try JSONBodyEncoder().encode(model) } == "invalidValue at [\"doubles\", \"2\"]")
+        #expect(describe { try JSONBodyEncoder().encode(model) } == "invalidValue at [\"doubles\", \"Index 2\"]")
         var converting = JSONBodyEncoder()
         converting.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         #expect(try converting.encode(model) == (try converting.encode(twin)))

@@ -178,6 +178,71 @@ struct JSONBodyEncoderTests {
         }
     }
 
+    struct Grid: Encodable {
+        struct Row: Encodable { var x: Double }
+        var values: [Double]
+        var nested: [[Double]]
+        var rows: [Row]
+    }
+
+    /// Each key of an error's coding path, with its `intValue`.
+    static func invalidValuePath(_ body: () throws -> Data) -> [String] {
+        do {
+            _ = try body()
+            return ["no error"]
+        } catch let EncodingError.invalidValue(_, context) {
+            return context.codingPath.map { "\($0.stringValue) \($0.intValue.map(String.init) ?? "-")" }
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test("an array position in an error's path is named as JSONEncoder names it (Index 2), streamed and through the tree")
+    func indexKeysMatchJSONEncoder() throws {
+        let fine = Grid(values: [1, 2], nested: [[1], [2, 3]], rows: [Grid.Row(x: 1), Grid.Row(x: 2)])
+        var inValues = fine, inNested = fine, inRows = fine
+        inValues.values[1] = .nan
+        inNested.nested[1][1] = .infinity
+        inRows.rows[1].x = -.infinity
+        // `.sortedKeys` goes through the tree, which names positions too.
+        for sorted in [false, true] {
+            var ours = JSONBodyEncoder()
+            let theirs = JSONEncoder()
+            if sorted {
+                ours.outputFormatting = .sortedKeys
+                theirs.outputFormatting = .sortedKeys
+            }
+            for model in [inValues, inNested, inRows] {
+                let expected = Self.invalidValuePath { try theirs.encode(model) }
+                #expect(expected.contains("Index 1 1"))
+                #expect(Self.invalidValuePath { try ours.encode(model) } == expected, "sorted: \(sorted)")
+            }
+        }
+        // A custom key strategy is handed the same paths.
+        final class Seen: @unchecked Sendable {
+            // Only the one encode running on this thread inserts (the strategy runs inside it).
+            var paths: Set<String> = []
+            func insert(_ path: [any CodingKey]) {
+                paths.insert(path.map { "\($0.stringValue) \($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/"))
+            }
+        }
+        let theirs = Seen(), ours = Seen()
+        let foundation = JSONEncoder()
+        foundation.keyEncodingStrategy = .custom { path in
+            theirs.insert(path)
+            return path.last!
+        }
+        var encoder = JSONBodyEncoder()
+        encoder.keyEncodingStrategy = .custom { path in
+            ours.insert(path)
+            return path.last!
+        }
+        let written = try encoder.encode([fine])
+        #expect(try ParameterValue(json: written) == ParameterValue(json: try foundation.encode([fine])), "\(String(decoding: written, as: UTF8.self))")
+        #expect(theirs.paths.contains("Index 0 0/rows -/Index 1 1/x -"))
+        #expect(ours.paths == theirs.paths)
+    }
+
     @Test("snake-case keys convert as JSONEncoder converts them; dictionary keys stay")
     func snakeCase() throws {
         let keys = ["orderID", "myURLValue", "URL", "a", "already_snake", "twoWords", "HTTPRequest", "x1Y2", "éÉé", "simple", "ABCdef"]
@@ -208,7 +273,7 @@ struct JSONBodyEncoderTests {
             _ = try JSONBodyEncoder().encode(Reading(values: [1, .nan]))
             Issue.record("NaN was written")
         } catch EncodingError.invalidValue(_, let context) {
-            #expect(context.codingPath.map(\.stringValue) == ["values", "1"])
+            #expect(context.codingPath.map(\.stringValue) == ["values", "Index 1"])
         }
         var encoder = JSONBodyEncoder()
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")

@@ -198,7 +198,7 @@ struct JSONEncoderOnePassTests {
             _ = try ours.encode(bad)
             Issue.record("an infinite double was written")
         } catch let EncodingError.invalidValue(_, context) {
-            #expect(context.codingPath.map(\.stringValue) == ["doubles", "3"])
+            #expect(context.codingPath.map(\.stringValue) == ["doubles", "Index 3"])
         }
     }
 

@@ -118,7 +118,7 @@ private struct JSONStreamingUnkeyedContainer: UnkeyedEncodingContainer {
 
     private func begin() throws -> Bool { try encoder.beginValue(inArray: id) }
     private var tree: UnkeyedContainer { UnkeyedContainer(encoder: encoder.treeEncoder(value: id, codingPath: codingPath)) }
-    private var indexKey: IndexCodingKey { IndexCodingKey(count) }
+    private var indexKey: JSONIndexCodingKey { JSONIndexCodingKey(count) }
 
     mutating func encodeNil() throws {
         guard try begin() else { var tree = tree; return try tree.encodeNil() }

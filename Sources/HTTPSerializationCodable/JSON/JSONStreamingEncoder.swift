@@ -383,7 +383,7 @@ final class JSONStreamingEncoder {
         if T.self == [Double].self {
             var index = 0
             return try writeArray(Self.same(value, as: [Double].self)) { element in
-                try self.with(IndexCodingKey(index)) { try self.write(element) }
+                try self.with(JSONIndexCodingKey(index)) { try self.write(element) }
                 index += 1
             }
         }

@@ -68,7 +68,7 @@ extension JSONTapeDecoder {
         var element = entry + 1
         try withoutActuallyEscaping(path) { path in
             for index in 0..<count {
-                elements.append(try read(element, index) { path() + [JSONCodingKey(index: index)] })
+                elements.append(try read(element, index) { path() + [JSONIndexCodingKey(index)] })
                 element = tape.next(element)
             }
         }

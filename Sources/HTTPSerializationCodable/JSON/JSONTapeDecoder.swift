@@ -17,7 +17,7 @@ enum JSONPathComponent {
         switch self {
         case .key(let key): return key
         case .name(let name): return JSONTapeObject.CodingKeys(stringValue: name.description)
-        case .index(let index): return JSONCodingKey(index: index)
+        case .index(let index): return JSONIndexCodingKey(index)
         }
     }
 }
@@ -41,12 +41,6 @@ struct JSONCodingKey: CodingKey, Sendable {
     init(dictionaryKey: String) {
         stringValue = dictionaryKey
         intValue = Int(dictionaryKey)
-    }
-
-    /// An array position, named as `JSONDecoder` names it.
-    init(index: Int) {
-        stringValue = "Index \(index)"
-        intValue = index
     }
 
     static let `super` = JSONCodingKey(stringValue: "super")

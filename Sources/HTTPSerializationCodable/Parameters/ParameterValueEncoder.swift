@@ -375,7 +375,9 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     private func next() -> ParameterEncoder {
         let index = encoder.node.unkeyedCount
-        return encoder.nested(encoder.node.appendChild(), key: IndexCodingKey(index))
+        // Under a JSON encoder, positions are named as `JSONEncoder` names them.
+        let key: any CodingKey = encoder.json == nil ? IndexCodingKey(index) : JSONIndexCodingKey(index)
+        return encoder.nested(encoder.node.appendChild(), key: key)
     }
 
     /// A scalar appended inline; past the depth limit, through a child encoder, which throws.

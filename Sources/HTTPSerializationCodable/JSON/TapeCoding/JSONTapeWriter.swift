@@ -53,13 +53,13 @@ public struct JSONTapeWriter {
     }
 
     /// Puts an index on the coding path, for ``beginElement(in:index:)`` to move.
-    @usableFromInline func pushIndex() { encoder.codingPath.append(IndexCodingKey(0)) }
+    @usableFromInline func pushIndex() { encoder.codingPath.append(JSONIndexCodingKey(0)) }
     /// Takes the index off again.
     @usableFromInline func popIndex() { encoder.codingPath.removeLast() }
 
     /// Begins element `index` of `array`; false when the tree takes it.
     @usableFromInline func beginElement(in array: Int, index: Int) throws -> Bool {
-        encoder.codingPath[encoder.codingPath.count - 1] = IndexCodingKey(index)
+        encoder.codingPath[encoder.codingPath.count - 1] = JSONIndexCodingKey(index)
         return try encoder.beginValue(inArray: array)
     }
 
