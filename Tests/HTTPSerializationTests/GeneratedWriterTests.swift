@@ -129,16 +129,16 @@ struct GeneratedWriterTests {
         var rows: [Row]
     }
 
-    @Test("a non-finite double in an array is JSONEncoder's error at JSONEncoder's path (Index 1)")
+    @Test("a non-finite double in an array is an error at its element, named as JSONEncoder names it (Index 1)")
     func indexKeysInErrorPaths() throws {
         var inValues = Grid(values: [1, 2], rows: [Row(x: 1), Row(x: 2)]), inRows = inValues
         inValues.values[1] = .nan
         inRows.rows[1].x = .infinity
-        for model in [inValues, inRows] {
-            let expected = JSONBodyEncoderTests.invalidValuePath { try JSONEncoder().encode(model) }
-            #expect(expected.contains("Index 1 1"))
-            #expect(JSONBodyEncoderTests.invalidValuePath { try JSONBodyEncoder().encode(model) } == expected)
-        }
+        let expected = JSONBodyEncoderTests.invalidValuePath { try JSONEncoder().encode(inRows) }
+        #expect(expected == ["rows -", "Index 1 1", "x -"])
+        #expect(JSONBodyEncoderTests.invalidValuePath { try JSONBodyEncoder().encode(inRows) } == expected)
+        // JSONEncoder's path for an array of doubles depends on its version (see JSONBodyEncoderTests).
+        #expect(JSONBodyEncoderTests.invalidValuePath { try JSONBodyEncoder().encode(inValues) } == ["values -", "Index 1 1"])
     }
 
     /// A writer that marks its text, to show which code ran.

@@ -197,13 +197,21 @@ struct JSONBodyEncoderTests {
         }
     }
 
-    @Test("an array position in an error's path is named as JSONEncoder names it (Index 2), streamed and through the tree")
+    @Test("an array position on a coding path is named as JSONEncoder names it (Index 2, intValue 2), streamed and through the tree")
     func indexKeysMatchJSONEncoder() throws {
         let fine = Grid(values: [1, 2], nested: [[1], [2, 3]], rows: [Grid.Row(x: 1), Grid.Row(x: 2)])
         var inValues = fine, inNested = fine, inRows = fine
         inValues.values[1] = .nan
         inNested.nested[1][1] = .infinity
         inRows.rows[1].x = -.infinity
+        final class Seen: @unchecked Sendable {
+            // Only the one encode running on this thread inserts (the strategy runs inside it),
+            // and the set is read after that encode returns.
+            var paths: Set<String> = []
+            func insert(_ path: [any CodingKey]) {
+                paths.insert(path.map { "\($0.stringValue) \($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/"))
+            }
+        }
         // `.sortedKeys` goes through the tree, which names positions too.
         for sorted in [false, true] {
             var ours = JSONBodyEncoder()
@@ -212,35 +220,31 @@ struct JSONBodyEncoderTests {
                 ours.outputFormatting = .sortedKeys
                 theirs.outputFormatting = .sortedKeys
             }
-            for model in [inValues, inNested, inRows] {
-                let expected = Self.invalidValuePath { try theirs.encode(model) }
-                #expect(expected.contains("Index 1 1"))
-                #expect(Self.invalidValuePath { try ours.encode(model) } == expected, "sorted: \(sorted)")
+            // An array of models: JSONEncoder's unkeyed container names the element.
+            let expected = Self.invalidValuePath { try theirs.encode(inRows) }
+            #expect(expected == ["rows -", "Index 1 1", "x -"])
+            #expect(Self.invalidValuePath { try ours.encode(inRows) } == expected, "sorted: \(sorted)")
+            // An array of doubles: JSONEncoder's own path depends on its version (Swift 6.3's
+            // names the element; 6.1, 6.2 and 6.4 write such arrays directly and name only the
+            // array), so ours is checked as it is: the element, named the same way.
+            #expect(Self.invalidValuePath { try ours.encode(inValues) } == ["values -", "Index 1 1"], "sorted: \(sorted)")
+            #expect(Self.invalidValuePath { try ours.encode(inNested) } == ["nested -", "Index 1 1", "Index 1 1"], "sorted: \(sorted)")
+
+            // A custom key strategy is handed the same paths.
+            let theirPaths = Seen(), ourPaths = Seen()
+            theirs.keyEncodingStrategy = .custom { path in
+                theirPaths.insert(path)
+                return path.last!
             }
-        }
-        // A custom key strategy is handed the same paths.
-        final class Seen: @unchecked Sendable {
-            // Only the one encode running on this thread inserts (the strategy runs inside it).
-            var paths: Set<String> = []
-            func insert(_ path: [any CodingKey]) {
-                paths.insert(path.map { "\($0.stringValue) \($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/"))
+            ours.keyEncodingStrategy = .custom { path in
+                ourPaths.insert(path)
+                return path.last!
             }
+            let written = try ours.encode([fine])
+            #expect(try ParameterValue(json: written) == ParameterValue(json: try theirs.encode([fine])), "\(String(decoding: written, as: UTF8.self))")
+            #expect(theirPaths.paths.contains("Index 0 0/rows -/Index 1 1/x -"))
+            #expect(ourPaths.paths == theirPaths.paths, "sorted: \(sorted)")
         }
-        let theirs = Seen(), ours = Seen()
-        let foundation = JSONEncoder()
-        foundation.keyEncodingStrategy = .custom { path in
-            theirs.insert(path)
-            return path.last!
-        }
-        var encoder = JSONBodyEncoder()
-        encoder.keyEncodingStrategy = .custom { path in
-            ours.insert(path)
-            return path.last!
-        }
-        let written = try encoder.encode([fine])
-        #expect(try ParameterValue(json: written) == ParameterValue(json: try foundation.encode([fine])), "\(String(decoding: written, as: UTF8.self))")
-        #expect(theirs.paths.contains("Index 0 0/rows -/Index 1 1/x -"))
-        #expect(ours.paths == theirs.paths)
     }
 
     @Test("snake-case keys convert as JSONEncoder converts them; dictionary keys stay")
