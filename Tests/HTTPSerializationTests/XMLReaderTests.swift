@@ -242,6 +242,9 @@ struct XMLWellFormednessTests {
         ("<a xmlns:p=\"u rn\"/>", .notWellFormed("the namespace \"u rn\" of the prefix p is not a URI reference")),
         ("<a xmlns:p=\"'rn:p\"/>", .notWellFormed("the namespace \"'rn:p\" of the prefix p is not a URI reference")),
         ("<a xmlns=\"urn:]p\"/>", .notWellFormed("the default namespace \"urn:]p\" is not a URI reference")),
+        // RFC 3986 allows an empty port; libxml2 (so FoundationXML) does not.
+        ("<a xmlns:p=\"a://h:/x\"/>", .notWellFormed("the namespace \"a://h:/x\" of the prefix p is not a URI reference")),
+        ("<a xmlns=\"a://http://x\"/>", .notWellFormed("the default namespace \"a://http://x\" is not a URI reference")),
         ("<!DOCTYPE a SYSTEM \"a.dtd\"><a/>", .externalDTDNotAllowed),
         ("<!DOCTYPE a PUBLIC \"p\" \"a.dtd\"><a/>", .externalDTDNotAllowed),
         ("<!DOCTYPE a [<!ENTITY e \"x\">]><a/>", .entityDeclarationsNotAllowed),

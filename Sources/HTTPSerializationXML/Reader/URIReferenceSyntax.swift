@@ -1,6 +1,7 @@
 import HTTPSerializationCore
 /// RFC 3986 `URI-reference` syntax, which libxml2 requires of namespace names (FoundationXML
-/// then reports a parse error), checked over ASCII bytes.
+/// then reports a parse error), checked over ASCII bytes, with libxml2's one narrowing: a port
+/// after a colon has at least one digit.
 enum URIReferenceSyntax {
     static func isValid(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
@@ -70,7 +71,9 @@ enum URIReferenceSyntax {
             guard host.isEmpty || host.first == UInt8(ascii: ":") else { return false }
         }
         if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
-            guard host[(colon + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+            // RFC 3986 allows an empty port; libxml2 wants a digit after the colon.
+            let port = host[(colon + 1)...]
+            guard !port.isEmpty, port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
             host = host[..<colon]
         }
         return isPercentEncoded(host) { isUnreserved($0) || isSubDelimiter($0) }
