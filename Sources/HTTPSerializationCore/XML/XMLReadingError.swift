@@ -40,6 +40,11 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case documentTooLarge(limit: Int)
         /// A processing instruction has no data (`<?pi?>`): FoundationXML on Linux crashes on it.
         case processingInstructionWithoutData
+        /// A DTD declaration that FoundationXML's parser on Linux crashes on (or reports as an
+        /// error) once it has a delegate: an attribute with no default value (`#IMPLIED`,
+        /// `#REQUIRED`), a `NOTATION` without both a public and a system identifier, or an
+        /// unparsed (`NDATA`) entity. The text says which.
+        case unreadableDeclaration(String)
     }
 
     /// The kind of fault.
@@ -81,6 +86,7 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case .tooManyAttributes(let limit): text = "an element has more than \(limit) attributes"
         case .documentTooLarge(let limit): text = "it is larger than the \(limit)-byte limit"
         case .processingInstructionWithoutData: text = "a processing instruction has no data, which FoundationXML cannot parse"
+        case .unreadableDeclaration(let detail): text = "its DTD has a declaration FoundationXML cannot parse: \(detail)"
         }
         return text
     }

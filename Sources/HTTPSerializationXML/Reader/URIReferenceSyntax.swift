@@ -1,8 +1,21 @@
 import HTTPSerializationCore
 /// RFC 3986 `URI-reference` syntax, which libxml2 requires of namespace names (FoundationXML
-/// then reports a parse error), checked over ASCII bytes, with libxml2's one narrowing: a port
-/// after a colon has at least one digit.
+/// then reports a parse error), checked over ASCII bytes, with libxml2's narrowing of ports:
+/// a port after a colon has at least one digit and fits an `int`.
 enum URIReferenceSyntax {
+    /// Whether a valid reference starts with a scheme (is not relative): libxml2 warns of a
+    /// relative default namespace, and FoundationXML reports its warnings as errors.
+    static func hasScheme(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"): return true
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+            default: continue
+            }
+        }
+        return false
+    }
+
     static func isValid(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
@@ -71,9 +84,16 @@ enum URIReferenceSyntax {
             guard host.isEmpty || host.first == UInt8(ascii: ":") else { return false }
         }
         if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
-            // RFC 3986 allows an empty port; libxml2 wants a digit after the colon.
+            // RFC 3986 allows an empty port and any number; libxml2 wants a digit after the
+            // colon and a value that fits an `int`.
             let port = host[(colon + 1)...]
-            guard !port.isEmpty, port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+            guard !port.isEmpty else { return false }
+            var value = 0
+            for byte in port {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard value <= Int(Int32.max) else { return false }
+            }
             host = host[..<colon]
         }
         return isPercentEncoded(host) { isUnreserved($0) || isSubDelimiter($0) }

@@ -125,6 +125,11 @@ struct NamespaceScope {
                 guard URIReferenceSyntax.isValid(attribute.value) else {
                     throw Failure(message: "the default namespace \"\(attribute.value)\" is not a URI reference")
                 }
+                // Relative namespace names are deprecated; libxml2 warns of them for the
+                // default namespace only (and `xmlns=""` undeclares it).
+                guard attribute.value.isEmpty || URIReferenceSyntax.hasScheme(attribute.value) else {
+                    throw Failure(message: "the default namespace \"\(attribute.value)\" is a relative URI reference")
+                }
                 bind("", attribute.value)
             } else if attribute.name.hasPrefix("xmlns:") {
                 let prefix = attribute.name.dropFirst(6)

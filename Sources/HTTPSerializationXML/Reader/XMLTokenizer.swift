@@ -64,7 +64,6 @@ struct XMLTokenizer {
     private enum Entity {
         case `internal`([UInt8])
         case external
-        case unparsed
     }
 
     /// - Parameters:
@@ -246,7 +245,6 @@ struct XMLTokenizer {
             guard let entity = entities[name] else { throw XMLReadingError(.undeclaredEntity(name), offset: offset()) }
             switch entity {
             case .external: throw XMLReadingError(.externalEntityReference(name), offset: offset())
-            case .unparsed: throw failure("a reference to the unparsed entity \"\(name)\"")
             case .internal(let replacement):
                 try enterEntity(name, replacement: replacement, resumingAt: after)
             }
@@ -564,11 +562,15 @@ struct XMLTokenizer {
             } else if starts(with: "<!ELEMENT") {
                 try readElementDeclaration()
             } else if starts(with: "<!NOTATION") {
+                let start = offset()
                 position += 10
                 guard skipSpaces() else { throw failure("a malformed NOTATION declaration") }
                 _ = try readName(qualified: false)
                 guard skipSpaces() else { throw failure("a malformed NOTATION declaration") }
-                try readExternalID(publicIDOnlyAllowed: true)
+                // FoundationXML reads a missing identifier as a null C string.
+                guard try readExternalID(publicIDOnlyAllowed: true) == .both else {
+                    throw XMLReadingError(.unreadableDeclaration("a NOTATION without both a public and a system identifier"), offset: start)
+                }
                 try closeDeclaration("NOTATION")
             } else if starts(with: "<?") {
                 try readProcessingInstruction()
@@ -600,13 +602,11 @@ struct XMLTokenizer {
             try readExternalID(publicIDOnlyAllowed: false)
             let spaced = skipSpaces()
             if spaced, starts(with: "NDATA") {
-                position += 5
-                guard skipSpaces() else { throw failure("a malformed NDATA declaration") }
-                _ = try readName(qualified: false)
-                entity = .unparsed
-            } else {
-                entity = .external
+                // FoundationXML crashes on one with only a system identifier and reports the
+                // other as an error; nothing could read one anyway (a reference is an error).
+                throw XMLReadingError(.unreadableDeclaration("an unparsed (NDATA) entity"), offset: offset())
             }
+            entity = .external
         }
         try closeDeclaration("ENTITY")
         // The first declaration binds; the five predefined entities keep their meaning.
@@ -649,11 +649,18 @@ struct XMLTokenizer {
         }
     }
 
-    private mutating func readExternalID(publicIDOnlyAllowed: Bool) throws(XMLReadingError) {
+    /// The identifiers an external ID gave.
+    private enum ExternalIdentifiers {
+        case system, `public`, both
+    }
+
+    @discardableResult
+    private mutating func readExternalID(publicIDOnlyAllowed: Bool) throws(XMLReadingError) -> ExternalIdentifiers {
         if starts(with: "SYSTEM") {
             position += 6
             guard skipSpaces() else { throw failure("a malformed SYSTEM identifier") }
             try readQuoted(publicID: false)
+            return .system
         } else if starts(with: "PUBLIC") {
             position += 6
             guard skipSpaces() else { throw failure("a malformed PUBLIC identifier") }
@@ -662,9 +669,11 @@ struct XMLTokenizer {
             if position < buffer.count, buffer[position] == UInt8(ascii: "\"") || buffer[position] == UInt8(ascii: "'") {
                 guard spaced else { throw failure("a malformed PUBLIC identifier") }
                 try readQuoted(publicID: false)
+                return .both
             } else if !publicIDOnlyAllowed {
                 throw failure("a PUBLIC identifier without a system literal")
             }
+            return .public
         } else {
             throw failure("a malformed external identifier")
         }
@@ -710,10 +719,9 @@ struct XMLTokenizer {
                 }
             }
             guard skipSpaces() else { throw failure("a malformed ATTLIST declaration") }
-            if starts(with: "#REQUIRED") {
-                position += 9
-            } else if starts(with: "#IMPLIED") {
-                position += 8
+            // FoundationXML reads a missing default value as a null C string.
+            if starts(with: "#REQUIRED") || starts(with: "#IMPLIED") {
+                throw XMLReadingError(.unreadableDeclaration("an attribute declared with no default value (#IMPLIED or #REQUIRED)"), offset: offset())
             } else {
                 if starts(with: "#FIXED") {
                     position += 6
