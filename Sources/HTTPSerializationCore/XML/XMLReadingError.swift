@@ -22,8 +22,8 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case externalDTDNotAllowed
         /// Parameter entities (`%name;`) are never read: they are the usual vehicle of XXE attacks.
         case parameterEntitiesNotSupported
-        /// An entity whose text is outside the document (`SYSTEM`/`PUBLIC`, or unparsed) is
-        /// referenced; it is never fetched, and dropping it silently would lose data.
+        /// An entity whose text is outside the document (`SYSTEM`/`PUBLIC`) is referenced; it
+        /// is never fetched, and dropping it silently would lose data.
         case externalEntityReference(String)
         /// An entity is referenced that the document does not declare.
         case undeclaredEntity(String)

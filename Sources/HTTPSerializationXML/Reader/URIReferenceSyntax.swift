@@ -88,11 +88,13 @@ enum URIReferenceSyntax {
             // colon and a value that fits an `int`.
             let port = host[(colon + 1)...]
             guard !port.isEmpty else { return false }
-            var value = 0
+            var value: Int32 = 0
             for byte in port {
                 guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                guard value <= Int(Int32.max) else { return false }
+                // Checked before it is computed, so a 32-bit `Int` cannot overflow either.
+                let digit = Int32(byte - UInt8(ascii: "0"))
+                guard value <= (Int32.max - digit) / 10 else { return false }
+                value = value * 10 + digit
             }
             host = host[..<colon]
         }
