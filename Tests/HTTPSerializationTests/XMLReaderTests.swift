@@ -182,6 +182,9 @@ struct XMLWellFormednessTests {
         "<a>&#65;&#x42;&#x1F600;</a>", "<a><![CDATA[<not markup> & ]]></a>", "<a>]</a>", "<a>]]</a>", "<a>x]>y</a>",
         "<!DOCTYPE a><a/>", "<!DOCTYPE a [<!ELEMENT a (#PCDATA|b)*><!ATTLIST a x CDATA #FIXED \"1\" y (p|q) \"p\">]><a/>",
         "<!DOCTYPE a [<!NOTATION n PUBLIC \"pub\" \"sys\"><!-- c --><?pi d?>]><a/>",
+        "<!DOCTYPE a [<!ELEMENT a EMPTY><!ELEMENT b ANY><!ELEMENT c (#PCDATA)><!ELEMENT d ( #PCDATA | a | p:b )*><!ELEMENT e (#PCDATA)*>]><a/>",
+        "<!DOCTYPE a [<!ELEMENT a (b,c)+><!ELEMENT b ( (c|d)* , e? , (f) )><!ELEMENT c (d)>]><a/>",
+        "<!DOCTYPE a [<!ELEMENT a " + String(repeating: "(", count: 128) + "b" + String(repeating: ")", count: 128) + ">]><a/>",
         "<p:a xmlns:p=\"urn:p\" p:b=\"1\" b=\"2\"/>", "<a xmlns:p=\"http://u:p@h.example:80/a/b?q=1#f\" xmlns:q=\"../rel%20x\" xmlns=\"urn:d\"/>",
         "<a xmlns:p=\"http://h:000080/\" xmlns:q=\"http://h:2147483647/\"/>",
         "<a xmlns:p=\"http://[::1]:8/\"/>", "<a xmlns=\"urn:d\"><b xmlns=\"\"/></a>", "<a xml:lang=\"en\"/>",
@@ -265,6 +268,15 @@ struct XMLWellFormednessTests {
         ("<!DOCTYPE a [<!NOTATION n PUBLIC \"pub\">]><a/>", .unreadableDeclaration("a NOTATION without both a public and a system identifier")),
         ("<!DOCTYPE a [<!NOTATION n SYSTEM \"sys\">]><a/>", .unreadableDeclaration("a NOTATION without both a public and a system identifier")),
         ("<!DOCTYPE a [<!ELEMENT a (b>]><a/>", .notWellFormed("a malformed ELEMENT declaration")),
+        // Content models libxml2 reports (so FoundationXML fails the parse).
+        ("<!DOCTYPE a [<!ELEMENT a FOO>]><a/>", .notWellFormed("a malformed ELEMENT declaration")),
+        ("<!DOCTYPE a [<!ELEMENT a ()>]><a/>", .notWellFormed("a malformed name (or a misplaced colon)")),
+        ("<!DOCTYPE a [<!ELEMENT a (b,)>]><a/>", .notWellFormed("a malformed name (or a misplaced colon)")),
+        ("<!DOCTYPE a [<!ELEMENT a (#PCDATA|b)>]><a/>", .notWellFormed("mixed content with element names that does not end in \")*\"")),
+        ("<!DOCTYPE a [<!ELEMENT a (b|c,d)>]><a/>", .notWellFormed("an ELEMENT content model group with both \"|\" and \",\"")),
+        ("<!DOCTYPE a [<!ELEMENT a (b|(#PCDATA))>]><a/>", .notWellFormed("a malformed name (or a misplaced colon)")),
+        ("<!DOCTYPE a [<!ELEMENT a " + String(repeating: "(", count: 129) + "b" + String(repeating: ")", count: 129) + ">]><a/>",
+         .notWellFormed("an ELEMENT content model nested more than 128 groups deep")),
     ]
 
     @Test("malformed documents are refused with the exact reason", arguments: refused)

@@ -761,26 +761,91 @@ struct XMLTokenizer {
         guard skipSpaces() else { throw failure("a malformed ELEMENT declaration") }
         _ = try readName(qualified: true)
         guard skipSpaces() else { throw failure("a malformed ELEMENT declaration") }
-        // The content model: names, '#PCDATA' and the grammar's punctuation, with balanced parentheses.
-        var depth = 0
-        var sawAny = false
-        while position < buffer.count, buffer[position] != UInt8(ascii: ">") {
-            let byte = buffer[position]
-            switch byte {
-            case UInt8(ascii: "("): depth += 1
-            case UInt8(ascii: ")"): depth -= 1
-            case UInt8(ascii: "|"), UInt8(ascii: ","), UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "#"): break
-            default:
-                if XMLCharacters.isSpace(byte) { break }
+        if starts(with: "EMPTY") {
+            position += 5
+        } else if starts(with: "ANY") {
+            position += 3
+        } else {
+            try readContentModel()
+        }
+        try closeDeclaration("ELEMENT")
+    }
+
+    /// libxml2 reports a content model more deeply nested than this.
+    static let maximumContentModelDepth = 128
+
+    /// XML 1.0's `Mixed` and `children` content models ([47]–[51]), read without recursion:
+    /// libxml2 reports any other (FoundationXML then fails the parse).
+    private mutating func readContentModel() throws(XMLReadingError) {
+        guard position < buffer.count, buffer[position] == UInt8(ascii: "(") else { throw failure("a malformed ELEMENT declaration") }
+        position += 1
+        skipSpaces()
+        if starts(with: "#PCDATA") {
+            position += 7
+            var names = 0
+            while true {
+                skipSpaces()
+                guard position < buffer.count else { throw failure("a malformed ELEMENT declaration") }
+                guard buffer[position] == UInt8(ascii: "|") else { break }
+                position += 1
+                skipSpaces()
                 _ = try readName(qualified: true)
-                sawAny = true
+                names += 1
+            }
+            guard position < buffer.count, buffer[position] == UInt8(ascii: ")") else { throw failure("a malformed ELEMENT declaration") }
+            position += 1
+            if position < buffer.count, buffer[position] == UInt8(ascii: "*") {
+                position += 1
+            } else if names > 0 {
+                throw failure("mixed content with element names that does not end in \")*\"")
+            }
+            return
+        }
+        // Each open group's separator: none yet, "|" (a choice) or "," (a sequence).
+        var separators: [UInt8] = [0]
+        while true {
+            // A content particle: a group opens, or a name.
+            skipSpaces()
+            guard position < buffer.count else { throw failure("a malformed ELEMENT declaration") }
+            if buffer[position] == UInt8(ascii: "(") {
+                guard separators.count < Self.maximumContentModelDepth else {
+                    throw failure("an ELEMENT content model nested more than \(Self.maximumContentModelDepth) groups deep")
+                }
+                separators.append(0)
+                position += 1
                 continue
             }
-            guard depth >= 0 else { throw failure("unbalanced parentheses in an ELEMENT declaration") }
-            position += 1
+            _ = try readName(qualified: true)
+            skipOccurrence()
+            // Then a separator and the next particle, or the group's end (and its parent's).
+            while true {
+                skipSpaces()
+                guard position < buffer.count else { throw failure("a malformed ELEMENT declaration") }
+                let byte = buffer[position]
+                if byte == UInt8(ascii: "|") || byte == UInt8(ascii: ",") {
+                    guard separators[separators.count - 1] == 0 || separators[separators.count - 1] == byte else {
+                        throw failure("an ELEMENT content model group with both \"|\" and \",\"")
+                    }
+                    separators[separators.count - 1] = byte
+                    position += 1
+                    break
+                }
+                guard byte == UInt8(ascii: ")") else { throw failure("a malformed ELEMENT declaration") }
+                position += 1
+                skipOccurrence()
+                separators.removeLast()
+                if separators.isEmpty { return }
+            }
         }
-        guard sawAny, depth == 0 else { throw failure("a malformed ELEMENT declaration") }
-        try closeDeclaration("ELEMENT")
+    }
+
+    /// `?`, `*` or `+` after a content particle.
+    private mutating func skipOccurrence() {
+        guard position < buffer.count else { return }
+        switch buffer[position] {
+        case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"): position += 1
+        default: break
+        }
     }
 
     private mutating func readKeyword() -> String {
