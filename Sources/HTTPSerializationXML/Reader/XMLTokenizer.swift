@@ -568,7 +568,8 @@ struct XMLTokenizer {
                 _ = try readName(qualified: false)
                 guard skipSpaces() else { throw failure("a malformed NOTATION declaration") }
                 // FoundationXML reads a missing identifier as a null C string.
-                guard try readExternalID(publicIDOnlyAllowed: true) == .both else {
+                let identifiers = try readExternalID(publicIDOnlyAllowed: true)
+                guard identifiers.hasPublic, identifiers.system != nil else {
                     throw XMLReadingError(.unreadableDeclaration("a NOTATION without both a public and a system identifier"), offset: start)
                 }
                 try closeDeclaration("NOTATION")
@@ -590,6 +591,7 @@ struct XMLTokenizer {
 
     private mutating func readEntityDeclaration() throws(XMLReadingError) {
         guard policy.allowsEntityDeclarations else { throw XMLReadingError(.entityDeclarationsNotAllowed, offset: offset()) }
+        let start = offset()
         position += 8
         guard skipSpaces() else { throw failure("a malformed ENTITY declaration") }
         if position < buffer.count, buffer[position] == UInt8(ascii: "%") { throw XMLReadingError(.parameterEntitiesNotSupported, offset: offset()) }
@@ -599,7 +601,14 @@ struct XMLTokenizer {
         if buffer[position] == UInt8(ascii: "\"") || buffer[position] == UInt8(ascii: "'") {
             entity = .internal(try readEntityValue())
         } else {
-            try readExternalID(publicIDOnlyAllowed: false)
+            let identifiers = try readExternalID(publicIDOnlyAllowed: false)
+            // libxml2 reports a system identifier that is not a URI reference, or has a fragment.
+            if let system = identifiers.system {
+                let literal = String(decoding: buffer[system], as: UTF8.self)
+                guard URIReferenceSyntax.isValid(literal), !literal.utf8.contains(UInt8(ascii: "#")) else {
+                    throw XMLReadingError(.unreadableDeclaration("an external entity whose system identifier is not a URI reference without a fragment"), offset: start)
+                }
+            }
             let spaced = skipSpaces()
             if spaced, starts(with: "NDATA") {
                 // FoundationXML crashes on one with only a system identifier and reports the
@@ -609,8 +618,28 @@ struct XMLTokenizer {
             entity = .external
         }
         try closeDeclaration("ENTITY")
-        // The first declaration binds; the five predefined entities keep their meaning.
-        if entities[name] == nil, ReferenceScanner.predefined(name) == nil { entities[name] = entity }
+        if let character = ReferenceScanner.predefined(name) {
+            // The five keep their meaning; libxml2 reports a redeclaration that is not theirs.
+            guard case .internal(let replacement) = entity, Self.redeclares(character, as: replacement) else {
+                throw XMLReadingError(.unreadableDeclaration("a redeclaration of the predefined entity \"\(name)\" that is not its character"), offset: start)
+            }
+            return
+        }
+        // The first declaration binds.
+        if entities[name] == nil { entities[name] = entity }
+    }
+
+    /// Whether `replacement` redeclares the predefined entity for `character` as libxml2
+    /// accepts it: the character itself (`>`, `'` and `"` only), or a reference to it in two
+    /// decimal or two hexadecimal digits (`&#60;`, `&#x3C;`), as XML 1.0 §4.6 writes them.
+    private static func redeclares(_ character: UInt8, as replacement: [UInt8]) -> Bool {
+        if replacement == [character] {
+            return character == UInt8(ascii: ">") || character == UInt8(ascii: "'") || character == UInt8(ascii: "\"")
+        }
+        let decimal = Array("&#\(character);".utf8)
+        let hexadecimal = Array("&#x\(String(character, radix: 16, uppercase: true));".utf8)
+        let upper = replacement.map { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) ? $0 - 32 : $0 }
+        return replacement == decimal || (replacement.starts(with: Array("&#x".utf8)) && upper == hexadecimal)
     }
 
     /// An entity's literal value: character references replaced, line ends normalized,
@@ -649,9 +678,11 @@ struct XMLTokenizer {
         }
     }
 
-    /// The identifiers an external ID gave.
-    private enum ExternalIdentifiers {
-        case system, `public`, both
+    /// The identifiers an external ID gave: whether it had a public one, and where its
+    /// system literal's text is.
+    private struct ExternalIdentifiers {
+        var hasPublic: Bool
+        var system: Range<Int>?
     }
 
     @discardableResult
@@ -659,8 +690,7 @@ struct XMLTokenizer {
         if starts(with: "SYSTEM") {
             position += 6
             guard skipSpaces() else { throw failure("a malformed SYSTEM identifier") }
-            try readQuoted(publicID: false)
-            return .system
+            return ExternalIdentifiers(hasPublic: false, system: try readQuoted(publicID: false))
         } else if starts(with: "PUBLIC") {
             position += 6
             guard skipSpaces() else { throw failure("a malformed PUBLIC identifier") }
@@ -668,18 +698,19 @@ struct XMLTokenizer {
             let spaced = skipSpaces()
             if position < buffer.count, buffer[position] == UInt8(ascii: "\"") || buffer[position] == UInt8(ascii: "'") {
                 guard spaced else { throw failure("a malformed PUBLIC identifier") }
-                try readQuoted(publicID: false)
-                return .both
+                return ExternalIdentifiers(hasPublic: true, system: try readQuoted(publicID: false))
             } else if !publicIDOnlyAllowed {
                 throw failure("a PUBLIC identifier without a system literal")
             }
-            return .public
+            return ExternalIdentifiers(hasPublic: true, system: nil)
         } else {
             throw failure("a malformed external identifier")
         }
     }
 
-    private mutating func readQuoted(publicID: Bool) throws(XMLReadingError) {
+    /// Reads a quoted literal; returns where its text is.
+    @discardableResult
+    private mutating func readQuoted(publicID: Bool) throws(XMLReadingError) -> Range<Int> {
         guard position < buffer.count, buffer[position] == UInt8(ascii: "\"") || buffer[position] == UInt8(ascii: "'") else {
             throw failure("a literal that is not quoted")
         }
@@ -689,7 +720,9 @@ struct XMLTokenizer {
             position = bad
             throw failure("a character a public identifier cannot hold")
         }
+        let text = (position + 1)..<close
         position = close + 1
+        return text
     }
 
     private mutating func readAttributeListDeclaration() throws(XMLReadingError) {
