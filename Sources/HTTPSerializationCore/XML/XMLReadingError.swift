@@ -40,10 +40,12 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         case documentTooLarge(limit: Int)
         /// A processing instruction has no data (`<?pi?>`): FoundationXML on Linux crashes on it.
         case processingInstructionWithoutData
-        /// A DTD declaration that FoundationXML's parser on Linux crashes on (or reports as an
-        /// error) once it has a delegate: an attribute with no default value (`#IMPLIED`,
-        /// `#REQUIRED`), a `NOTATION` without both a public and a system identifier, or an
-        /// unparsed (`NDATA`) entity. The text says which.
+        /// A DTD declaration that FoundationXML's parser on Linux crashes on, or reports as an
+        /// error, once it has a delegate: an attribute with no default value (`#IMPLIED`,
+        /// `#REQUIRED`), a `NOTATION` without both a public and a system identifier, an
+        /// unparsed (`NDATA`) entity, a predefined entity redeclared other than as its
+        /// character, or an external entity whose system identifier is not a URI reference
+        /// without a fragment. The text says which.
         case unreadableDeclaration(String)
     }
 
