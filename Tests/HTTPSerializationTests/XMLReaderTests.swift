@@ -302,6 +302,67 @@ struct XMLWellFormednessTests {
     }
 }
 
+@Suite("XML reader: declared attribute defaults under namespaces")
+struct XMLAttributeDefaultTests {
+    /// libxml2 gives every element the defaults its ATTLIST declarations declare, binds the
+    /// namespaces they declare, and checks the others' prefixes as it checks written ones.
+    static let accepted: [String] = [
+        #"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1">]><a xmlns:p="urn:p"/>"#,
+        #"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1">]><a xmlns:p="urn:p" p:x="2"/>"#,
+        #"<!DOCTYPE a [<!ATTLIST b p:x CDATA "1">]><a xmlns:p="urn:q"><b/></a>"#,
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p">]><a p:x="2"/>"#,
+        #"<!DOCTYPE a [<!ATTLIST p:a xmlns:p CDATA "urn:p">]><p:a/>"#,
+        #"<!DOCTYPE a [<!ATTLIST a p:y CDATA "1" xmlns:p CDATA "urn:p">]><a/>"#,
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p">]><a xmlns:p="urn:q" xmlns:q="urn:p" q:x="1" p:x="2"/>"#,
+        // Only the first default of an attribute counts.
+        #"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1"><!ATTLIST a p:x CDATA "2">]><a xmlns:p="urn:p"/>"#,
+        // libxml2 checks no namespace name that a default declares, and `xml` keeps its own.
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "" xmlns CDATA "../rel">]><a p:x="2"/>"#,
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:xml CDATA "urn:x">]><a xml:lang="en"/>"#,
+        // A CDATA default keeps its spaces, so this namespace is not q's.
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA " urn:p " p:x CDATA "1">]><a xmlns:q="urn:p" q:x="2"/>"#,
+    ]
+
+    @Test("defaults whose prefixes are bound are accepted, and FoundationXML parses each without reporting an error", arguments: accepted)
+    func acceptsBoundDefaults(text: String) {
+        #expect(xmlRefusal(text) == nil)
+        #expect(FoundationXMLRecorder.parse(Data(text.utf8)).ok)
+    }
+
+    static let refused: [(String, XMLReadingError.Reason)] = [
+        (#"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1">]><a/>"#, .notWellFormed("the prefix p of the declared default p:x is not declared")),
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns CDATA "urn:p" p:x CDATA "1">]><a/>"#, .notWellFormed("the prefix p of the declared default p:x is not declared")),
+        (#"<!DOCTYPE a [<!ATTLIST b xmlns:p CDATA "urn:p">]><p:a/>"#, .notWellFormed("the element prefix p is not declared")),
+        (#"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1">]><a xmlns:p="urn:p" xmlns:q="urn:p" q:x="2"/>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+        (#"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1" q:x CDATA "2">]><a xmlns:p="urn:p" xmlns:q="urn:p"/>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p" xmlns:q CDATA "urn:p" p:x CDATA "1" q:x CDATA "2">]><a/>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p">]><a xmlns:q="urn:p" q:x="1" p:x="2"/>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+        // A tokenized type's default loses its outer spaces, so this namespace is q's.
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns:p NMTOKEN " urn:p " p:x CDATA "1">]><a xmlns:q="urn:p" q:x="2"/>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+    ]
+
+    @Test("defaults with an unbound prefix, or in a namespace the element already uses for the name, are refused as FoundationXML refuses them",
+          arguments: refused)
+    func refusesDefaultsLibxml2Reports(text: String, reason: XMLReadingError.Reason) {
+        #expect(xmlRefusal(text) == reason)
+        #expect(!FoundationXMLRecorder.parse(Data(text.utf8)).ok)
+    }
+
+    @Test("a declared default's name counts against the expansion budget once for every element it applies to")
+    func defaultNamesSpendTheBudget() {
+        let name = "p:" + String(repeating: "n", count: 98)
+        let text = "<!DOCTYPE r [<!ATTLIST a \(name) CDATA \"1\">]><r xmlns:p=\"urn:p\">" + String(repeating: "<a/>", count: 1_000) + "</r>"
+        // 1,000 copies of 101 bytes pass 64 KiB, the budget of a document this size.
+        #expect(xmlRefusal(text) == .entityExpansionLimitExceeded(limit: 65_536))
+        #expect(xmlRefusal(text.replacingOccurrences(of: String(repeating: "<a/>", count: 1_000), with: String(repeating: "<a/>", count: 600))) == nil)
+    }
+}
+
 @Suite("XML reader: entities when the policy allows them")
 struct XMLEntityTests {
     @Test("an entity's text is read as content: its elements and references count")

@@ -15,6 +15,9 @@ public struct XMLReadingPolicy: Sendable, Hashable, Codable {
     /// fetched. Off by default.
     public var allowsExternalDTD = false
     /// Entity references may expand to at most this many times the document's size in bytes …
+    ///
+    /// Declared attribute defaults count too: their names and values, once for every element
+    /// they apply to, as FoundationXML copies them.
     public var entityExpansionFactor = 4
     /// … or this many bytes, whichever is larger.
     public var minimumEntityExpansionBudget = 65_536

@@ -116,7 +116,9 @@ struct NamespaceScope {
 
     var mark: Int { log.count }
 
-    mutating func enter(element: String, attributes: [XMLAttribute]) throws(Failure) {
+    /// Binds the element's namespace declarations and checks its names: `attributes` are
+    /// those it sets (whose names are `names`), `defaults` those its ATTLIST declarations give.
+    mutating func enter(element: String, attributes: [XMLAttribute], names: Set<String>, defaults: [XMLAttribute]) throws(Failure) {
         for attribute in attributes {
             if attribute.name == "xmlns" {
                 guard attribute.value != Self.xmlNamespace, attribute.value != Self.xmlnsNamespace else {
@@ -148,13 +150,31 @@ struct NamespaceScope {
                 bind(prefix, attribute.value)
             }
         }
+        // libxml2 applies the defaults the element does not set: a namespace declaration binds
+        // (with none of the checks above, which libxml2 makes only on those written out; it
+        // ignores `xml` and our reader never binds `xmlns`), and any other attribute is
+        // checked below as one of the element's own.
+        var checked = attributes
+        for attribute in defaults where !names.contains(attribute.name) {
+            if attribute.name == "xmlns" {
+                bind("", attribute.value)
+            } else if attribute.name.hasPrefix("xmlns:") {
+                let prefix = attribute.name.dropFirst(6)
+                if prefix != "xml", prefix != "xmlns" { bind(prefix, attribute.value) }
+            } else {
+                checked.append(attribute)
+            }
+        }
         if let prefix = Self.prefix(of: element) {
             guard prefix != "xmlns", bindings[prefix]?.last != nil else { throw Failure(message: "the element prefix \(prefix) is not declared") }
         }
         var expandedNames = Set<String>()
-        for attribute in attributes {
+        for (index, attribute) in checked.enumerated() {
             guard let prefix = Self.prefix(of: attribute.name), prefix != "xmlns" else { continue }
-            guard let namespace = bindings[prefix]?.last else { throw Failure(message: "the attribute prefix \(prefix) is not declared") }
+            guard let namespace = bindings[prefix]?.last else {
+                throw Failure(message: index < attributes.count ? "the attribute prefix \(prefix) is not declared"
+                    : "the prefix \(prefix) of the declared default \(attribute.name) is not declared")
+            }
             let local = attribute.name.split(separator: ":", maxSplits: 1).last ?? ""
             guard expandedNames.insert(namespace + "\u{0}" + local).inserted else {
                 throw Failure(message: "the attribute \(local) appears twice in the namespace \(namespace)")

@@ -39,11 +39,32 @@ struct XMLTokenizer {
     private var text: [UInt8] = []
 
     private var entities: [String: Entity] = [:]
-    private var attributeDefaults: [String: (count: Int, bytes: Int)] = [:]
+    private var attributeDefaults: [String: AttributeDefaults] = [:]
     private let expansionBudget: Int
     private var expanded = 0
 
     private enum Phase { case prolog, content, epilog }
+
+    /// The defaults an element's ATTLIST declarations give, which libxml2 (so FoundationXML)
+    /// applies to every such element and checks as its own attributes.
+    private struct AttributeDefaults {
+        /// Every default declared, repeats included, and their names' and values' bytes: what
+        /// the limits count (FoundationXML copies both into every such element, and the checks
+        /// read them).
+        var count = 0
+        var bytes = 0
+        /// Each attribute's first default, in declaration order (libxml2 ignores later ones).
+        var first: [XMLAttribute] = []
+        var names: Set<String> = []
+
+        /// Records a declared default; returns how many the element now has.
+        mutating func add(_ name: String, _ value: String) -> Int {
+            count += 1
+            bytes += name.utf8.count + value.utf8.count
+            if names.insert(name).inserted { first.append(XMLAttribute(name: name, value: value)) }
+            return count
+        }
+    }
 
     private struct Frame {
         /// The input suspended while an entity's text is read.
@@ -313,7 +334,8 @@ struct XMLTokenizer {
                 throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
             }
         }
-        if let defaults = attributeDefaults[name] {
+        let defaults = attributeDefaults[name]
+        if let defaults {
             if attributes.count + defaults.count > policy.maximumAttributesPerElement {
                 throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
             }
@@ -324,7 +346,7 @@ struct XMLTokenizer {
         }
         let mark = namespaces.mark
         do throws(NamespaceScope.Failure) {
-            try namespaces.enter(element: name, attributes: attributes)
+            try namespaces.enter(element: name, attributes: attributes, names: names, defaults: defaults?.first ?? [])
         } catch {
             throw failure(error.message)
         }
@@ -737,14 +759,16 @@ struct XMLTokenizer {
                 return
             }
             guard spaced else { throw failure("a malformed ATTLIST declaration") }
-            _ = try readName(qualified: true)
+            let attribute = try readName(qualified: true)
             guard skipSpaces(), position < buffer.count else { throw failure("a malformed ATTLIST declaration") }
+            var isCDATA = false
             if buffer[position] == UInt8(ascii: "(") {
                 try readEnumeration()
             } else {
                 let keyword = readKeyword()
                 switch keyword {
-                case "CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS": break
+                case "CDATA": isCDATA = true
+                case "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS": break
                 case "NOTATION":
                     guard skipSpaces() else { throw failure("a malformed NOTATION type") }
                     try readEnumeration()
@@ -760,12 +784,13 @@ struct XMLTokenizer {
                     position += 6
                     guard skipSpaces() else { throw failure("a malformed #FIXED default") }
                 }
-                let value = try readAttributeValue()
-                var defaults = attributeDefaults[element] ?? (0, 0)
-                defaults.count += 1
-                defaults.bytes += value.utf8.count
-                attributeDefaults[element] = defaults
-                if defaults.count > policy.maximumAttributesPerElement {
+                var value = try readAttributeValue()
+                if !isCDATA {
+                    // Tokenized types' defaults lose leading, trailing and repeated spaces (XML 1.0 §3.3.3).
+                    value = value.split(separator: " ").joined(separator: " ")
+                }
+                let count = attributeDefaults[element, default: AttributeDefaults()].add(attribute, value)
+                if count > policy.maximumAttributesPerElement {
                     throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
                 }
             }
