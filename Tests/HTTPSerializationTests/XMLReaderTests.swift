@@ -314,11 +314,15 @@ struct XMLAttributeDefaultTests {
         #"<!DOCTYPE a [<!ATTLIST p:a xmlns:p CDATA "urn:p">]><p:a/>"#,
         #"<!DOCTYPE a [<!ATTLIST a p:y CDATA "1" xmlns:p CDATA "urn:p">]><a/>"#,
         #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p">]><a xmlns:p="urn:q" xmlns:q="urn:p" q:x="1" p:x="2"/>"#,
-        // Only the first default of an attribute counts.
-        #"<!DOCTYPE a [<!ATTLIST a p:x CDATA "1"><!ATTLIST a p:x CDATA "2">]><a xmlns:p="urn:p"/>"#,
+        // Only the first default of an attribute counts (with the second, p would be q's).
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p"><!ATTLIST a xmlns:p CDATA "urn:q">]><a xmlns:q="urn:q" q:x="1" p:x="2"/>"#,
         // libxml2 checks no namespace name that a default declares, and `xml` keeps its own.
         #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "" xmlns CDATA "../rel">]><a p:x="2"/>"#,
-        #"<!DOCTYPE a [<!ATTLIST a xmlns:xml CDATA "urn:x">]><a xml:lang="en"/>"#,
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:xml CDATA "urn:x">]><a xmlns:p="urn:x" p:lang="en" xml:lang="en"/>"#,
+        // p keeps urn:v, its binding from r, which is not the first default's value.
+        #"<!DOCTYPE r [<!ATTLIST a z CDATA "urn:v" xmlns:p CDATA "urn:w">]><r xmlns:p="urn:v" xmlns:q="urn:w"><a p:x="1" q:x="2"/></r>"#,
+        // A tokenized type's written value loses its outer spaces too, so this is a URI reference.
+        #"<!DOCTYPE a [<!ATTLIST a xmlns:p NMTOKEN "x">]><a xmlns:p=" urn:p "/>"#,
         // A CDATA default keeps its spaces, so this namespace is not q's.
         #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA " urn:p " p:x CDATA "1">]><a xmlns:q="urn:p" q:x="2"/>"#,
     ]
@@ -344,6 +348,16 @@ struct XMLAttributeDefaultTests {
         // A tokenized type's default loses its outer spaces, so this namespace is q's.
         (#"<!DOCTYPE a [<!ATTLIST a xmlns:p NMTOKEN " urn:p " p:x CDATA "1">]><a xmlns:q="urn:p" q:x="2"/>"#,
          .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns:p NMTOKEN "x" p:x CDATA "1">]><a xmlns:p=" urn:p " xmlns:q="urn:p" q:x="2"/>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:p")),
+        // Inner spaces stay (one of them), and the type is the first declaration's.
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns:p NMTOKEN "x">]><a xmlns:p=" urn:p  q "/>"#,
+         .notWellFormed("the namespace \"urn:p q\" of the prefix p is not a URI reference")),
+        (#"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "urn:p"><!ATTLIST a xmlns:p NMTOKEN "urn:q">]><a xmlns:p=" urn:p "/>"#,
+         .notWellFormed("the namespace \" urn:p \" of the prefix p is not a URI reference")),
+        // p was bound to urn:v, the first default's value, so libxml2 leaves it there: q's namespace.
+        (#"<!DOCTYPE r [<!ATTLIST a xmlns:q CDATA "urn:v" xmlns:p CDATA "urn:w">]><r xmlns:p="urn:v"><a q:x="1" p:x="2"/></r>"#,
+         .notWellFormed("the attribute x appears twice in the namespace urn:v")),
     ]
 
     @Test("defaults with an unbound prefix, or in a namespace the element already uses for the name, are refused as FoundationXML refuses them",
@@ -351,6 +365,12 @@ struct XMLAttributeDefaultTests {
     func refusesDefaultsLibxml2Reports(text: String, reason: XMLReadingError.Reason) {
         #expect(xmlRefusal(text) == reason)
         #expect(!FoundationXMLRecorder.parse(Data(text.utf8)).ok)
+    }
+
+    @Test("written values of attributes declared with a tokenized type come out with their spaces collapsed, as FoundationXML reports them")
+    func tokenizedValuesCollapse() throws {
+        let tokens = try xmlTokens(Data(#"<!DOCTYPE a [<!ATTLIST a t NMTOKENS "x" c CDATA "y">]><a t="  1   2 " c=" 3  4 "/>"#.utf8))
+        #expect(tokens.first == .startElement(name: "a", attributes: [XMLAttribute(name: "t", value: "1 2"), XMLAttribute(name: "c", value: " 3  4 ")]))
     }
 
     @Test("a declared default's name counts against the expansion budget once for every element it applies to")

@@ -46,7 +46,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         print("fastest of 20: \(format(best * 1000)) ms")
     case "json-generated-paths":
         // Generated readers from the text (the decode's first try) against the tape alone (a key
-        // path of no steps), interleaved so both see the same heap: for A/B work on either.
+        // path of no steps), and the scan alone, interleaved so all see the same heap: for A/B
+        // work on any of them.
         let s6 = JSONBenchmarks.document(objects: 56_000), s7 = JSONShapes.textDocument(objects: 36_000)
         var times: [String: [Double]] = [:]
         func time(_ name: String, _ body: () -> Void) {
@@ -59,6 +60,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
             time("s6 tape") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: s6, atKeyPath: JSONKeyPath([]))) }
             time("s7 text") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.TextRecord].self, from: s7)) }
             time("s7 tape") { consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.TextRecord].self, from: s7, atKeyPath: JSONKeyPath([]))) }
+            time("s6 scan") { consume(try? JSONReader.validate(s6)) }
+            time("s7 scan") { consume(try? JSONReader.validate(s7)) }
         }
         for (name, values) in times.sorted(by: { $0.key < $1.key }) {
             let sorted = values.sorted()

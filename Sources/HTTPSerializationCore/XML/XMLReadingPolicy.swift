@@ -16,8 +16,9 @@ public struct XMLReadingPolicy: Sendable, Hashable, Codable {
     public var allowsExternalDTD = false
     /// Entity references may expand to at most this many times the document's size in bytes …
     ///
-    /// Declared attribute defaults count too: their names and values, once for every element
-    /// they apply to, as FoundationXML copies them.
+    /// Declared attribute defaults count too: every default's name and value (repeats and
+    /// defaults an element overrides included), once for every element they apply to, as
+    /// FoundationXML copies them into each.
     public var entityExpansionFactor = 4
     /// … or this many bytes, whichever is larger.
     public var minimumEntityExpansionBudget = 65_536

@@ -111,7 +111,21 @@ struct NamespaceScope {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
     static let xmlnsNamespace = "http://www.w3.org/2000/xmlns/"
 
-    private var bindings: [Substring: [String]] = ["xml": [xmlNamespace]]
+    /// A namespace bound to a prefix, with a number that stands for its name in checks, so
+    /// each check costs the same however long the name is.
+    private struct Binding {
+        let namespace: String
+        let id: Int
+    }
+
+    /// An attribute's expanded name, by its namespace's number.
+    private struct ExpandedName: Hashable {
+        let namespace: Int
+        let local: Substring
+    }
+
+    private var bindings: [Substring: [Binding]] = ["xml": [Binding(namespace: xmlNamespace, id: 0)]]
+    private var namespaceIDs: [String: Int] = [xmlNamespace: 0]
     private var log: [Substring] = []
 
     var mark: Int { log.count }
@@ -151,16 +165,20 @@ struct NamespaceScope {
             }
         }
         // libxml2 applies the defaults the element does not set: a namespace declaration binds
-        // (with none of the checks above, which libxml2 makes only on those written out; it
-        // ignores `xml` and our reader never binds `xmlns`), and any other attribute is
-        // checked below as one of the element's own.
+        // (with none of the checks above, which libxml2 makes only on those written out), and
+        // any other attribute is checked below as one of the element's own. A prefix already
+        // bound to the value of the element's first default keeps that binding (libxml2
+        // compares with that value, not the default's own); `xml` keeps its namespace, and
+        // this reader never binds `xmlns` (libxml2 does, against Namespaces in XML).
         var checked = attributes
         for attribute in defaults where !names.contains(attribute.name) {
             if attribute.name == "xmlns" {
                 bind("", attribute.value)
             } else if attribute.name.hasPrefix("xmlns:") {
                 let prefix = attribute.name.dropFirst(6)
-                if prefix != "xml", prefix != "xmlns" { bind(prefix, attribute.value) }
+                if prefix != "xml", prefix != "xmlns", bindings[prefix]?.last?.namespace != defaults[0].value {
+                    bind(prefix, attribute.value)
+                }
             } else {
                 checked.append(attribute)
             }
@@ -168,16 +186,16 @@ struct NamespaceScope {
         if let prefix = Self.prefix(of: element) {
             guard prefix != "xmlns", bindings[prefix]?.last != nil else { throw Failure(message: "the element prefix \(prefix) is not declared") }
         }
-        var expandedNames = Set<String>()
+        var expandedNames = Set<ExpandedName>()
         for (index, attribute) in checked.enumerated() {
             guard let prefix = Self.prefix(of: attribute.name), prefix != "xmlns" else { continue }
-            guard let namespace = bindings[prefix]?.last else {
+            guard let binding = bindings[prefix]?.last else {
                 throw Failure(message: index < attributes.count ? "the attribute prefix \(prefix) is not declared"
                     : "the prefix \(prefix) of the declared default \(attribute.name) is not declared")
             }
             let local = attribute.name.split(separator: ":", maxSplits: 1).last ?? ""
-            guard expandedNames.insert(namespace + "\u{0}" + local).inserted else {
-                throw Failure(message: "the attribute \(local) appears twice in the namespace \(namespace)")
+            guard expandedNames.insert(ExpandedName(namespace: binding.id, local: local)).inserted else {
+                throw Failure(message: "the attribute \(local) appears twice in the namespace \(binding.namespace)")
             }
         }
     }
@@ -190,7 +208,9 @@ struct NamespaceScope {
     }
 
     private mutating func bind(_ prefix: Substring, _ namespace: String) {
-        bindings[prefix, default: []].append(namespace)
+        let id = namespaceIDs[namespace] ?? namespaceIDs.count
+        namespaceIDs[namespace] = id
+        bindings[prefix, default: []].append(Binding(namespace: namespace, id: id))
         log.append(prefix)
     }
 

@@ -48,21 +48,32 @@ struct XMLTokenizer {
     /// The defaults an element's ATTLIST declarations give, which libxml2 (so FoundationXML)
     /// applies to every such element and checks as its own attributes.
     private struct AttributeDefaults {
-        /// Every default declared, repeats included, and their names' and values' bytes: what
-        /// the limits count (FoundationXML copies both into every such element, and the checks
-        /// read them).
+        /// Every default declared, repeats and those an element overrides included, and their
+        /// names' and values' bytes: what the limits count, for every element they apply to
+        /// (more than FoundationXML copies into it, never less).
         var count = 0
         var bytes = 0
         /// Each attribute's first default, in declaration order (libxml2 ignores later ones).
         var first: [XMLAttribute] = []
         var names: Set<String> = []
+        /// Attributes first declared with a type other than CDATA, whose values lose their
+        /// outer and repeated spaces (XML 1.0 §3.3.3), written or defaulted.
+        var tokenized: Set<String> = []
 
         /// Records a declared default; returns how many the element now has.
-        mutating func add(_ name: String, _ value: String) -> Int {
+        mutating func add(_ name: String, _ value: String, isCDATA: Bool) -> Int {
             count += 1
             bytes += name.utf8.count + value.utf8.count
-            if names.insert(name).inserted { first.append(XMLAttribute(name: name, value: value)) }
+            if names.insert(name).inserted {
+                first.append(XMLAttribute(name: name, value: isCDATA ? value : Self.collapsingSpaces(value)))
+                if !isCDATA { tokenized.insert(name) }
+            }
             return count
+        }
+
+        /// `value` without leading or trailing spaces, and each run of spaces as one.
+        static func collapsingSpaces(_ value: String) -> String {
+            String(decoding: Array(value.utf8.split(separator: UInt8(ascii: " ")).joined(separator: [UInt8(ascii: " ")])), as: UTF8.self)
         }
     }
 
@@ -340,6 +351,11 @@ struct XMLTokenizer {
                 throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
             }
             try spend(defaults.bytes)  // FoundationXML copies declared defaults into every such element
+            if !defaults.tokenized.isEmpty {
+                for index in attributes.indices where defaults.tokenized.contains(attributes[index].name) {
+                    attributes[index].value = AttributeDefaults.collapsingSpaces(attributes[index].value)
+                }
+            }
         }
         guard openElements.count < policy.maximumDepth else {
             throw XMLReadingError(.nestingTooDeep(limit: policy.maximumDepth), offset: offset())
@@ -784,12 +800,8 @@ struct XMLTokenizer {
                     position += 6
                     guard skipSpaces() else { throw failure("a malformed #FIXED default") }
                 }
-                var value = try readAttributeValue()
-                if !isCDATA {
-                    // Tokenized types' defaults lose leading, trailing and repeated spaces (XML 1.0 §3.3.3).
-                    value = value.split(separator: " ").joined(separator: " ")
-                }
-                let count = attributeDefaults[element, default: AttributeDefaults()].add(attribute, value)
+                let value = try readAttributeValue()
+                let count = attributeDefaults[element, default: AttributeDefaults()].add(attribute, value, isCDATA: isCDATA)
                 if count > policy.maximumAttributesPerElement {
                     throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
                 }
