@@ -84,7 +84,7 @@ struct JSONUTF8RunTests {
 
     @Test("malformed or cut-off sequences anywhere in mixed text are refused at the lead byte's offset")
     func malformedSequencesAreRefusedAtTheirLead() {
-        for prefixLength in [0, 1, 2, 3, 7, 8, 30, 31, 32, 33, 34, 35, 40, 64] {
+        for prefixLength in [0, 1, 2, 3, 7, 8, 30, 31, 32, 33, 34, 35, 40, 62, 63, 64, 65, 66, 67, 70] {
             let prefix = Self.wholeCharacters(bytes: prefixLength)
             for sequence in Self.malformed {
                 for suffix in [[], Array("z".utf8), Array("中".utf8)] as [[UInt8]] {
@@ -100,7 +100,7 @@ struct JSONUTF8RunTests {
     }
 
     /// Non-ASCII text of `count` characters, two- and three-byte ones, so that what follows
-    /// lands at every offset of a run, on both sides of its 32-byte hand-back.
+    /// lands at every offset of a run, on both sides of its 64-byte hand-back.
     static func mixedText(_ count: Int, _ pattern: String) -> String {
         String(String(repeating: pattern, count: count).prefix(count))
     }

@@ -57,10 +57,14 @@ let entityPolicy: XMLReadingPolicy = {
 /// What FoundationXML reports for a document: element names in order and all the text.
 final class FoundationXMLRecorder: NSObject, XMLParserDelegate {
     var elements: [String] = []
+    var attributes: [[String: String]] = []
     var text = ""
     var errors = 0
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) { elements.append(elementName) }
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        elements.append(elementName)
+        attributes.append(attributeDict)
+    }
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { text += String(decoding: CDATABlock, as: UTF8.self) }
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { errors += 1 }
@@ -319,7 +323,7 @@ struct XMLAttributeDefaultTests {
         // libxml2 checks no namespace name that a default declares, and `xml` keeps its own.
         #"<!DOCTYPE a [<!ATTLIST a xmlns:p CDATA "" xmlns CDATA "../rel">]><a p:x="2"/>"#,
         #"<!DOCTYPE a [<!ATTLIST a xmlns:xml CDATA "urn:x">]><a xmlns:p="urn:x" p:lang="en" xml:lang="en"/>"#,
-        // p keeps urn:v, its binding from r, which is not the first default's value.
+        // p keeps urn:v, its binding from r: that is the first default's (z's) value, so libxml2 does not bind p again.
         #"<!DOCTYPE r [<!ATTLIST a z CDATA "urn:v" xmlns:p CDATA "urn:w">]><r xmlns:p="urn:v" xmlns:q="urn:w"><a p:x="1" q:x="2"/></r>"#,
         // A tokenized type's written value loses its outer spaces too, so this is a URI reference.
         #"<!DOCTYPE a [<!ATTLIST a xmlns:p NMTOKEN "x">]><a xmlns:p=" urn:p "/>"#,
@@ -369,8 +373,11 @@ struct XMLAttributeDefaultTests {
 
     @Test("written values of attributes declared with a tokenized type come out with their spaces collapsed, as FoundationXML reports them")
     func tokenizedValuesCollapse() throws {
-        let tokens = try xmlTokens(Data(#"<!DOCTYPE a [<!ATTLIST a t NMTOKENS "x" c CDATA "y">]><a t="  1   2 " c=" 3  4 "/>"#.utf8))
+        let data = Data(#"<!DOCTYPE a [<!ATTLIST a t NMTOKENS "x" c CDATA "y">]><a t="  1   2 " c=" 3  4 "/>"#.utf8)
+        let tokens = try xmlTokens(data)
         #expect(tokens.first == .startElement(name: "a", attributes: [XMLAttribute(name: "t", value: "1 2"), XMLAttribute(name: "c", value: " 3  4 ")]))
+        let (ok, recorder) = FoundationXMLRecorder.parse(data)
+        #expect(ok && recorder.attributes == [["t": "1 2", "c": " 3  4 "]])
     }
 
     @Test("a declared default's name counts against the expansion budget once for every element it applies to")
@@ -380,6 +387,54 @@ struct XMLAttributeDefaultTests {
         // 1,000 copies of 101 bytes pass 64 KiB, the budget of a document this size.
         #expect(xmlRefusal(text) == .entityExpansionLimitExceeded(limit: 65_536))
         #expect(xmlRefusal(text.replacingOccurrences(of: String(repeating: "<a/>", count: 1_000), with: String(repeating: "<a/>", count: 600))) == nil)
+    }
+}
+
+@Suite("XML reader: names compared byte for byte, as libxml2 compares them")
+struct XMLExactNameTests {
+    /// "é" as one scalar and as "e" with a combining acute: one `String`, two names to libxml2.
+    static let composed = "\u{E9}", decomposed = "e\u{301}"
+
+    static let accepted: [String] = [
+        "<a \(composed)=\"1\" \(decomposed)=\"2\"/>",
+        // A local name may start with a combining mark (U+0483), which joins the colon as a `Character`.
+        "<a xmlns:\u{483}p=\"urn:a\" \u{483}p:x=\"1\"/>",
+        "<a xml:space=\"default\"><b xml:space=\"preserve\"/></a>",
+        #"<!DOCTYPE a [<!ATTLIST a xml:space NMTOKEN "default">]><a xml:space=" preserve "/>"#,
+        #"<!DOCTYPE a [<!ATTLIST a xml:space CDATA "other">]><a/>"#,
+    ]
+
+    @Test("names that differ only in their bytes are different names, and FoundationXML parses each document", arguments: accepted)
+    func acceptsNamesThatDifferInBytes(text: String) {
+        #expect(xmlRefusal(text) == nil)
+        #expect(FoundationXMLRecorder.parse(Data(text.utf8)).ok)
+    }
+
+    static let refused: [(String, XMLReadingError.Reason)] = [
+        ("<\(composed)></\(decomposed)>", .notWellFormed("the end tag </\(decomposed)> does not match <\(composed)> byte for byte")),
+        ("<K></\u{212A}>", .notWellFormed("the end tag </\u{212A}> does not match <K> byte for byte")),
+        ("<a xmlns:\(composed)=\"urn:a\" \(decomposed):x=\"1\"/>", .notWellFormed("the attribute prefix \(decomposed) is not declared")),
+        ("<a xmlns:\u{483}p=\"a b\"/>", .notWellFormed("the namespace \"a b\" of the prefix \u{483}p is not a URI reference")),
+        ("<a p:\u{483}x=\"1\" xmlns:p=\"urn:p\" xmlns:q=\"urn:p\" q:\u{483}x=\"2\"/>",
+         .notWellFormed("the attribute \u{483}x appears twice in the namespace urn:p")),
+        ("<?xml\u{301}-x d?><a/>",
+         .notWellFormed("the processing-instruction target \"xml\u{301}-x\" uses the reserved prefix \"xml\"")),
+        // libxml2 warns of any other xml:space, after a tokenized type's collapse, and FoundationXML reports it.
+        ("<a xml:space=\"x\"/>", .notWellFormed("xml:space is \"x\", not \"default\" or \"preserve\"")),
+        ("<a xml:space=\" preserve \"/>", .notWellFormed("xml:space is \" preserve \", not \"default\" or \"preserve\"")),
+    ]
+
+    @Test("names that differ in their bytes do not match, and FoundationXML reports each document", arguments: refused)
+    func refusesNamesThatOnlyLookTheSame(text: String, reason: XMLReadingError.Reason) {
+        #expect(xmlRefusal(text) == reason)
+        #expect(!FoundationXMLRecorder.parse(Data(text.utf8)).ok)
+    }
+
+    @Test("an entity declared under one form of a name is not the entity of another form")
+    func entityNamesAreBytes() {
+        let text = "<!DOCTYPE a [<!ENTITY \(Self.composed) \"x\">]><a>&\(Self.decomposed);</a>"
+        #expect(xmlRefusal(text, policy: entityPolicy) == .undeclaredEntity(Self.decomposed))
+        #expect(!FoundationXMLRecorder.parse(Data(text.utf8)).ok)
     }
 }
 

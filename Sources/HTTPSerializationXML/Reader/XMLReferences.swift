@@ -121,20 +121,20 @@ struct NamespaceScope {
     /// An attribute's expanded name, by its namespace's number.
     private struct ExpandedName: Hashable {
         let namespace: Int
-        let local: Substring
+        let local: XMLExactName
     }
 
-    private var bindings: [Substring: [Binding]] = ["xml": [Binding(namespace: xmlNamespace, id: 0)]]
-    private var namespaceIDs: [String: Int] = [xmlNamespace: 0]
-    private var log: [Substring] = []
+    private var bindings: [XMLExactName: [Binding]] = [XMLExactName("xml"): [Binding(namespace: xmlNamespace, id: 0)]]
+    private var namespaceIDs: [XMLExactName: Int] = [XMLExactName(xmlNamespace): 0]
+    private var log: [XMLExactName] = []
 
     var mark: Int { log.count }
 
     /// Binds the element's namespace declarations and checks its names: `attributes` are
     /// those it sets (whose names are `names`), `defaults` those its ATTLIST declarations give.
-    mutating func enter(element: String, attributes: [XMLAttribute], names: Set<String>, defaults: [XMLAttribute]) throws(Failure) {
+    mutating func enter(element: String, attributes: [XMLAttribute], names: Set<XMLExactName>, defaults: [XMLAttribute]) throws(Failure) {
         for attribute in attributes {
-            if attribute.name == "xmlns" {
+            if XMLExactName.same(attribute.name, "xmlns") {
                 guard attribute.value != Self.xmlNamespace, attribute.value != Self.xmlnsNamespace else {
                     throw Failure(message: "the default namespace cannot be \(attribute.value)")
                 }
@@ -146,11 +146,11 @@ struct NamespaceScope {
                 guard attribute.value.isEmpty || URIReferenceSyntax.hasScheme(attribute.value) else {
                     throw Failure(message: "the default namespace \"\(attribute.value)\" is a relative URI reference")
                 }
-                bind("", attribute.value)
-            } else if attribute.name.hasPrefix("xmlns:") {
-                let prefix = attribute.name.dropFirst(6)
-                if prefix == "xmlns" { throw Failure(message: "the prefix xmlns cannot be declared") }
-                if prefix == "xml" {
+                bind(XMLExactName(""), attribute.value)
+            } else if attribute.name.utf8.starts(with: "xmlns:".utf8) {
+                let prefix = Self.declaredPrefix(attribute.name)
+                if prefix.utf8.elementsEqual("xmlns".utf8) { throw Failure(message: "the prefix xmlns cannot be declared") }
+                if prefix.utf8.elementsEqual("xml".utf8) {
                     guard attribute.value == Self.xmlNamespace else { throw Failure(message: "the prefix xml cannot be rebound") }
                 } else {
                     guard attribute.value != Self.xmlNamespace, attribute.value != Self.xmlnsNamespace else {
@@ -161,7 +161,7 @@ struct NamespaceScope {
                         throw Failure(message: "the namespace \"\(attribute.value)\" of the prefix \(prefix) is not a URI reference")
                     }
                 }
-                bind(prefix, attribute.value)
+                bind(XMLExactName(prefix), attribute.value)
             }
         }
         // libxml2 applies the defaults the element does not set: a namespace declaration binds
@@ -171,30 +171,36 @@ struct NamespaceScope {
         // compares with that value, not the default's own); `xml` keeps its namespace, and
         // this reader never binds `xmlns` (libxml2 does, against Namespaces in XML).
         var checked = attributes
-        for attribute in defaults where !names.contains(attribute.name) {
-            if attribute.name == "xmlns" {
-                bind("", attribute.value)
-            } else if attribute.name.hasPrefix("xmlns:") {
-                let prefix = attribute.name.dropFirst(6)
-                if prefix != "xml", prefix != "xmlns", bindings[prefix]?.last?.namespace != defaults[0].value {
-                    bind(prefix, attribute.value)
-                }
+        // The first default's namespace number, looked up once (by the first default that
+        // declares a prefix): nil when no binding can hold it.
+        var firstDefault: Int?? = .none
+        for attribute in defaults where !names.contains(XMLExactName(attribute.name)) {
+            if XMLExactName.same(attribute.name, "xmlns") {
+                bind(XMLExactName(""), attribute.value)
+            } else if attribute.name.utf8.starts(with: "xmlns:".utf8) {
+                let prefix = XMLExactName(Self.declaredPrefix(attribute.name))
+                guard !XMLExactName.same(prefix.text, "xml"), !XMLExactName.same(prefix.text, "xmlns") else { continue }
+                if firstDefault == nil { firstDefault = .some(namespaceIDs[XMLExactName(defaults[0].value)]) }
+                if let id = firstDefault ?? nil, bindings[prefix]?.last?.id == id { continue }
+                bind(prefix, attribute.value)
             } else {
                 checked.append(attribute)
             }
         }
         if let prefix = Self.prefix(of: element) {
-            guard prefix != "xmlns", bindings[prefix]?.last != nil else { throw Failure(message: "the element prefix \(prefix) is not declared") }
+            guard !XMLExactName.same(prefix.text, "xmlns"), bindings[prefix]?.last != nil else {
+                throw Failure(message: "the element prefix \(prefix.text) is not declared")
+            }
         }
         var expandedNames = Set<ExpandedName>()
         for (index, attribute) in checked.enumerated() {
-            guard let prefix = Self.prefix(of: attribute.name), prefix != "xmlns" else { continue }
+            guard let prefix = Self.prefix(of: attribute.name), !XMLExactName.same(prefix.text, "xmlns") else { continue }
             guard let binding = bindings[prefix]?.last else {
-                throw Failure(message: index < attributes.count ? "the attribute prefix \(prefix) is not declared"
-                    : "the prefix \(prefix) of the declared default \(attribute.name) is not declared")
+                throw Failure(message: index < attributes.count ? "the attribute prefix \(prefix.text) is not declared"
+                    : "the prefix \(prefix.text) of the declared default \(attribute.name) is not declared")
             }
-            let local = attribute.name.split(separator: ":", maxSplits: 1).last ?? ""
-            guard expandedNames.insert(ExpandedName(namespace: binding.id, local: local)).inserted else {
+            let local = Self.localName(of: attribute.name)
+            guard expandedNames.insert(ExpandedName(namespace: binding.id, local: XMLExactName(local))).inserted else {
                 throw Failure(message: "the attribute \(local) appears twice in the namespace \(binding.namespace)")
             }
         }
@@ -207,15 +213,29 @@ struct NamespaceScope {
         }
     }
 
-    private mutating func bind(_ prefix: Substring, _ namespace: String) {
-        let id = namespaceIDs[namespace] ?? namespaceIDs.count
-        namespaceIDs[namespace] = id
+    private mutating func bind(_ prefix: XMLExactName, _ namespace: String) {
+        let key = XMLExactName(namespace)
+        let id = namespaceIDs[key] ?? namespaceIDs.count
+        namespaceIDs[key] = id
         bindings[prefix, default: []].append(Binding(namespace: namespace, id: id))
         log.append(prefix)
     }
 
-    private static func prefix(of name: String) -> Substring? {
-        guard let colon = name.firstIndex(of: ":") else { return nil }
-        return name[..<colon]
+    /// The prefix an `xmlns:` attribute declares: what follows its first six bytes.
+    private static func declaredPrefix(_ name: String) -> Substring {
+        name[name.utf8.index(name.startIndex, offsetBy: 6)...]
+    }
+
+    /// The part of a qualified name after its colon. (Found by bytes: as a `Character`, the
+    /// colon can join the combining mark a local name may start with.)
+    private static func localName(of name: String) -> Substring {
+        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return name[...] }
+        return name[name.utf8.index(after: colon)...]
+    }
+
+    /// The part of a qualified name before its colon, if it has one.
+    private static func prefix(of name: String) -> XMLExactName? {
+        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        return XMLExactName(name[..<colon])
     }
 }

@@ -29,7 +29,7 @@ struct XMLTokenizer {
     private var buffer: [UInt8]
     private var position: Int
     private var frames: [Frame] = []
-    private var activeEntities: Set<String> = []
+    private var activeEntities: Set<XMLExactName> = []
 
     private var phase = Phase.prolog
     private var sawDocumentType = false
@@ -38,8 +38,8 @@ struct XMLTokenizer {
     private var namespaces = NamespaceScope()
     private var text: [UInt8] = []
 
-    private var entities: [String: Entity] = [:]
-    private var attributeDefaults: [String: AttributeDefaults] = [:]
+    private var entities: [XMLExactName: Entity] = [:]
+    private var attributeDefaults: [XMLExactName: AttributeDefaults] = [:]
     private let expansionBudget: Int
     private var expanded = 0
 
@@ -55,18 +55,18 @@ struct XMLTokenizer {
         var bytes = 0
         /// Each attribute's first default, in declaration order (libxml2 ignores later ones).
         var first: [XMLAttribute] = []
-        var names: Set<String> = []
+        var names: Set<XMLExactName> = []
         /// Attributes first declared with a type other than CDATA, whose values lose their
         /// outer and repeated spaces (XML 1.0 §3.3.3), written or defaulted.
-        var tokenized: Set<String> = []
+        var tokenized: Set<XMLExactName> = []
 
         /// Records a declared default; returns how many the element now has.
         mutating func add(_ name: String, _ value: String, isCDATA: Bool) -> Int {
             count += 1
             bytes += name.utf8.count + value.utf8.count
-            if names.insert(name).inserted {
+            if names.insert(XMLExactName(name)).inserted {
                 first.append(XMLAttribute(name: name, value: isCDATA ? value : Self.collapsingSpaces(value)))
-                if !isCDATA { tokenized.insert(name) }
+                if !isCDATA { tokenized.insert(XMLExactName(name)) }
             }
             return count
         }
@@ -274,7 +274,7 @@ struct XMLTokenizer {
         case .predefined(let byte):
             if emitsText { text.append(byte) }
         case .entity(let name, let after):
-            guard let entity = entities[name] else { throw XMLReadingError(.undeclaredEntity(name), offset: offset()) }
+            guard let entity = entities[XMLExactName(name)] else { throw XMLReadingError(.undeclaredEntity(name), offset: offset()) }
             switch entity {
             case .external: throw XMLReadingError(.externalEntityReference(name), offset: offset())
             case .internal(let replacement):
@@ -284,10 +284,10 @@ struct XMLTokenizer {
     }
 
     private mutating func enterEntity(_ name: String, replacement: [UInt8], resumingAt after: Int) throws(XMLReadingError) {
-        guard !activeEntities.contains(name) else { throw XMLReadingError(.recursiveEntity(name), offset: offset()) }
+        guard !activeEntities.contains(XMLExactName(name)) else { throw XMLReadingError(.recursiveEntity(name), offset: offset()) }
         try spend(replacement.count)
         frames.append(Frame(buffer: buffer, position: after, entity: name, referenceOffset: offset(), openElementCount: openElements.count))
-        activeEntities.insert(name)
+        activeEntities.insert(XMLExactName(name))
         buffer = replacement
         position = 0
     }
@@ -298,7 +298,7 @@ struct XMLTokenizer {
             throw XMLReadingError(.notWellFormed("an element is not closed in the entity \"\(frame.entity)\" that opened it"),
                                   offset: frame.referenceOffset)
         }
-        activeEntities.remove(frame.entity)
+        activeEntities.remove(XMLExactName(frame.entity))
         buffer = frame.buffer
         position = frame.position
     }
@@ -316,7 +316,8 @@ struct XMLTokenizer {
         position += 1
         let name = try readName(qualified: true)
         var attributes: [XMLAttribute] = []
-        var names = Set<String>()
+        var names = Set<XMLExactName>()
+        var space: Int?
         var isEmpty = false
         while true {
             let spaced = skipSpaces()
@@ -339,23 +340,29 @@ struct XMLTokenizer {
             position += 1
             skipSpaces()
             let value = try readAttributeValue()
-            guard names.insert(attributeName).inserted else { throw failure("the attribute \"\(attributeName)\" appears twice") }
+            guard names.insert(XMLExactName(attributeName)).inserted else { throw failure("the attribute \"\(attributeName)\" appears twice") }
+            if XMLExactName.same(attributeName, "xml:space") { space = attributes.count }
             attributes.append(XMLAttribute(name: attributeName, value: value))
             if attributes.count > policy.maximumAttributesPerElement {
                 throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
             }
         }
-        let defaults = attributeDefaults[name]
+        let defaults = attributeDefaults.isEmpty ? nil : attributeDefaults[XMLExactName(name)]
         if let defaults {
             if attributes.count + defaults.count > policy.maximumAttributesPerElement {
                 throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
             }
             try spend(defaults.bytes)  // FoundationXML copies declared defaults into every such element
             if !defaults.tokenized.isEmpty {
-                for index in attributes.indices where defaults.tokenized.contains(attributes[index].name) {
+                for index in attributes.indices where defaults.tokenized.contains(XMLExactName(attributes[index].name)) {
                     attributes[index].value = AttributeDefaults.collapsingSpaces(attributes[index].value)
                 }
             }
+        }
+        // libxml2 warns of any other written value (after the collapse above), and
+        // FoundationXML reports the warning as an error.
+        if let space, !XMLExactName.same(attributes[space].value, "default"), !XMLExactName.same(attributes[space].value, "preserve") {
+            throw failure("xml:space is \"\(attributes[space].value)\", not \"default\" or \"preserve\"")
         }
         guard openElements.count < policy.maximumDepth else {
             throw XMLReadingError(.nestingTooDeep(limit: policy.maximumDepth), offset: offset())
@@ -383,7 +390,9 @@ struct XMLTokenizer {
         guard position < buffer.count, buffer[position] == UInt8(ascii: ">") else { throw failure("an unterminated end tag </\(name)>") }
         position += 1
         guard let open = openElements.last else { throw failure("the end tag </\(name)> closes nothing") }
-        guard open.name == name else { throw failure("the end tag </\(name)> does not match <\(open.name)>") }
+        guard XMLExactName.same(open.name, name) else {
+            throw failure("the end tag </\(name)> does not match <\(open.name)>" + (open.name == name ? " byte for byte" : ""))
+        }
         guard open.frameDepth == frames.count else { throw failure("the element <\(name)> starts and ends in different entities") }
         openElements.removeLast()
         namespaces.leave(to: open.namespaceMark)
@@ -433,13 +442,13 @@ struct XMLTokenizer {
         case .entity(let name, let after):
             position = after
             var stack: [(text: [UInt8], index: Int, name: String)] = []
-            var active = Set<String>()
+            var active = Set<XMLExactName>()
             func open(_ name: String) throws(XMLReadingError) -> [UInt8] {
-                guard let entity = entities[name] else { throw XMLReadingError(.undeclaredEntity(name), offset: offset()) }
+                guard let entity = entities[XMLExactName(name)] else { throw XMLReadingError(.undeclaredEntity(name), offset: offset()) }
                 guard case .internal(let text) = entity else {
                     throw XMLReadingError(.externalEntityReference(name), offset: offset())
                 }
-                guard active.insert(name).inserted, !activeEntities.contains(name) else {
+                guard active.insert(XMLExactName(name)).inserted, !activeEntities.contains(XMLExactName(name)) else {
                     throw XMLReadingError(.recursiveEntity(name), offset: offset())
                 }
                 return text
@@ -449,7 +458,7 @@ struct XMLTokenizer {
             stack.append((first, 0, name))
             while var top = stack.popLast() {
                 guard top.index < top.text.count else {
-                    active.remove(top.name)
+                    active.remove(XMLExactName(top.name))
                     continue
                 }
                 let byte = top.text[top.index]
@@ -497,10 +506,12 @@ struct XMLTokenizer {
     private mutating func readProcessingInstruction() throws(XMLReadingError) {
         position += 2
         let target = try readName(qualified: false)
-        let lowered = target.lowercased()
-        if lowered == "xml" { throw failure("an XML declaration that is not at the start") }
-        // Names starting with "xml" are reserved; libxml2 (and so FoundationXML) accepts only these two.
-        if lowered.hasPrefix("xml"), target != "xml-stylesheet", target != "xml-model" {
+        // Names starting with "xml" in any case are reserved; libxml2 (and so FoundationXML)
+        // accepts only these two. Compared as bytes, as libxml2 does: as `Character`s, an "l"
+        // followed by a combining mark is not an "l".
+        let reserved = target.utf8.count >= 3 && target.utf8.prefix(3).map { $0 | 0x20 }.elementsEqual("xml".utf8)
+        if reserved, target.utf8.count == 3 { throw failure("an XML declaration that is not at the start") }
+        if reserved, !XMLExactName.same(target, "xml-stylesheet"), !XMLExactName.same(target, "xml-model") {
             throw failure("the processing-instruction target \"\(target)\" uses the reserved prefix \"xml\"")
         }
         let spaced = skipSpaces()
@@ -664,7 +675,7 @@ struct XMLTokenizer {
             return
         }
         // The first declaration binds.
-        if entities[name] == nil { entities[name] = entity }
+        if entities[XMLExactName(name)] == nil { entities[XMLExactName(name)] = entity }
     }
 
     /// Whether `replacement` redeclares the predefined entity for `character` as libxml2
@@ -801,7 +812,7 @@ struct XMLTokenizer {
                     guard skipSpaces() else { throw failure("a malformed #FIXED default") }
                 }
                 let value = try readAttributeValue()
-                let count = attributeDefaults[element, default: AttributeDefaults()].add(attribute, value, isCDATA: isCDATA)
+                let count = attributeDefaults[XMLExactName(element), default: AttributeDefaults()].add(attribute, value, isCDATA: isCDATA)
                 if count > policy.maximumAttributesPerElement {
                     throw XMLReadingError(.tooManyAttributes(limit: policy.maximumAttributesPerElement), offset: offset())
                 }
