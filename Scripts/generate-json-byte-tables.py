@@ -12,7 +12,8 @@ out in the binary (a table computed at startup costs a `swift_once` check on eve
   escape's letter returns to the boundary and any other byte (`u` included) exits through
   `escapeToCheck`; a quote or control character exits through `special`. The three exits
   (`error`, `escapeToCheck`, `special`) are values only, never states, so they need no field.
-  Bit 63 of the backslash's row is set, so a run can tell whether it passed an escape.
+  Bit 63 of the backslash's row is set, and bit 62 of every byte's above 0x7F, so a run can
+  tell whether it passed an escape, and whether its latest stretch held non-ASCII text.
 
 `JSONByteTablesTests` rebuilds each from the same rules in Swift and compares."""
 import pathlib
@@ -20,6 +21,7 @@ import pathlib
 BOUNDARY, ONE_LEFT, TWO_LEFT, AFTER_E0, AFTER_ED, THREE_LEFT, AFTER_F0, AFTER_F4, ESCAPE = range(0, 54, 6)
 ERROR, ESCAPE_TO_CHECK, SPECIAL = 54, 57, 60
 BACKSLASH_MARK = 1 << 63
+NON_ASCII_MARK = 1 << 62
 
 
 def escape(byte):
@@ -80,7 +82,7 @@ def next_state(state, byte):
 
 def row(byte):
     fields = sum(next_state(state, byte) << state for state in range(0, 54, 6))
-    return fields | (BACKSLASH_MARK if byte == 0x5C else 0)
+    return fields | (BACKSLASH_MARK if byte == 0x5C else 0) | (NON_ASCII_MARK if byte >= 0x80 else 0)
 
 
 def table(doc, declaration, value, per_line):
@@ -101,7 +103,7 @@ lines += table(["A hex digit's value (either case), 0xFF for any other byte: one
                "package static let hexDigits: [UInt8]", lambda byte: f"0x{hex_digit(byte):02X}", 16)
 lines.append("")
 lines += table(["``validateRun(_:from:end:)``'s automaton: one row per byte, the next state from each",
-                "state in six bits at the state's offset; bit 63 marks the backslash."],
+                "state in six bits at the state's offset; bit 63 marks the backslash, bit 62 bytes above 0x7F."],
                "static let utf8Transitions: [UInt64]", lambda byte: f"0x{row(byte):016X}", 4)
 lines += ["}", ""]
 target = pathlib.Path(__file__).resolve().parent.parent / "Sources/HTTPSerializationCore/JSON/JSONByteTables.swift"

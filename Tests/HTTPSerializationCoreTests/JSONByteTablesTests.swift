@@ -40,7 +40,7 @@ struct JSONByteTablesTests {
         #expect(JSONUTF8.utf8Transitions.count == 256)
         for byte in 0...255 {
             let fields = stride(from: UInt64(0), through: S.escape, by: 6).reduce(UInt64(0)) { $0 | Self.next($1, byte) << $1 }
-            let expected = fields | (byte == 0x5C ? 1 << 63 : 0)
+            let expected = fields | (byte == 0x5C ? 1 << 63 : 0) | (byte >= 0x80 ? 1 << 62 : 0)
             #expect(JSONUTF8.utf8Transitions[byte] == expected, "byte \(byte)")
         }
     }

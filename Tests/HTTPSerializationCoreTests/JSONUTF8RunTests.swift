@@ -84,7 +84,7 @@ struct JSONUTF8RunTests {
 
     @Test("malformed or cut-off sequences anywhere in mixed text are refused at the lead byte's offset")
     func malformedSequencesAreRefusedAtTheirLead() {
-        for prefixLength in [0, 1, 2, 3, 7, 8, 30, 31, 32, 33, 34, 35, 40, 62, 63, 64, 65, 66, 67, 70] {
+        for prefixLength in [0, 1, 2, 3, 7, 8, 30, 31, 32, 33, 34, 35, 40, 62, 63, 64, 65, 66, 67, 70, 95, 96, 97, 127, 128, 129] {
             let prefix = Self.wholeCharacters(bytes: prefixLength)
             for sequence in Self.malformed {
                 for suffix in [[], Array("z".utf8), Array("中".utf8)] as [[UInt8]] {
@@ -97,10 +97,20 @@ struct JSONUTF8RunTests {
                 }
             }
         }
+        // After one non-ASCII character, ASCII on both sides of where a run hands back.
+        for gap in [2, 3, 4, 5, 27, 28, 29, 31, 32, 33, 59, 60, 61, 64] {
+            for sequence in Self.malformed {
+                let content = Array("é".utf8) + Array(repeating: UInt8(ascii: "a"), count: gap) + sequence
+                let offset = Self.firstMalformed(content)
+                #expect(offset != nil)
+                guard let offset else { continue }
+                #expect(Self.verdict(content) == .failure(JSONReadingError(.invalidEncoding, offset: offset)), "gap \(gap), \(sequence)")
+            }
+        }
     }
 
     /// Non-ASCII text of `count` characters, two- and three-byte ones, so that what follows
-    /// lands at every offset of a run, on both sides of its 64-byte hand-back.
+    /// lands at every offset of a run, on both sides of its 32-byte stretches.
     static func mixedText(_ count: Int, _ pattern: String) -> String {
         String(String(repeating: pattern, count: count).prefix(count))
     }

@@ -67,6 +67,33 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
             let sorted = values.sorted()
             print("\(name): min \(format(sorted[0])) q1 \(format(sorted[sorted.count / 4])) median \(format(sorted[sorted.count / 2])) ms")
         }
+    case "json-accents":
+        // The scan on 16 MB of prose strings, from all ASCII to an accent in every word: for
+        // A/B work on how long the lexer's UTF-8 automaton keeps a string's text.
+        var generator = SplitMix64(seed: 9)
+        func prose(every: Int) -> Data {
+            var text = "["
+            for i in 0..<40_000 {
+                if i > 0 { text += "," }
+                var body = ""
+                while body.utf8.count < 400 {
+                    body += ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "then"][Int(generator.below(10))] + " "
+                    if every > 0, generator.below(UInt64(every)) == 0 { body += "caf\u{E9} " }
+                }
+                text += "\"" + body + "\""
+            }
+            return Data((text + "]").utf8)
+        }
+        let docs = [("ascii", prose(every: 0)), ("accent/20 words", prose(every: 20)), ("accent/5 words", prose(every: 5)), ("accent/each", prose(every: 1))]
+        var best = [Double](repeating: .infinity, count: docs.count)
+        for _ in 0..<25 {
+            for (n, doc) in docs.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                consume(try? JSONReader.validate(doc.1))
+                best[n] = min(best[n], Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+        }
+        for (n, doc) in docs.enumerated() { print("\(doc.0): \(format(best[n], 2)) ms, \(doc.1.count) bytes") }
     case "json-generated-strings":
         // §7 into models with generated readers (issue 41).
         let data = JSONShapes.textDocument(objects: 36_000)
