@@ -39,10 +39,10 @@ package enum JSONUTF8 {
     /// of a table-driven automaton (Table 3-7's byte ranges, plus states for a string's
     /// escapes and exits for its specials), and the only branch taken is the exit. The run
     /// goes on in stretches of 32 bytes while the last one held non-ASCII text (past the
-    /// sequence it started with), then the caller's eight-bytes-at-a-time loop gets the text
+    /// run's first four bytes, where its first sequence is), then the caller's eight-bytes-at-a-time loop gets the text
     /// back, in case the rest is ASCII: prose that mixes scripts stays in the automaton, and
-    /// ASCII with a rare accent pays 32 bytes of steps for each. (A fixed 32 bytes scanned §7
-    /// 16% slower; other lengths tried are in the design notes.)
+    /// ASCII with a rare accent pays 32 bytes of steps for each. (This scans §7 16% faster
+    /// than a fixed 32 bytes; other lengths tried are in the design notes.)
     @inline(__always)
     package static func validateRun(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) throws(JSONReadingError) -> (end: Int, passedEscape: Bool) {
         var index = start
@@ -61,8 +61,8 @@ package enum JSONUTF8 {
                 row = next &>> row
                 return row & 63 >= UTF8State.error
             }
-            // Stretches of 32 bytes, while the last one held non-ASCII text past the sequence
-            // the run starts with: four steps a round, with a test for the exit after each
+            // Stretches of 32 bytes, while the last one held non-ASCII text past the run's
+            // first four bytes (its first sequence): four steps a round, with a test for the exit after each
             // (never taken but once).
             if index &+ 4 <= stop {
                 if step(index) { return }
