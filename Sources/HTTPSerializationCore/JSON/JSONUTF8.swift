@@ -61,24 +61,25 @@ package enum JSONUTF8 {
                 row = next &>> row
                 return row & 63 >= UTF8State.error
             }
-            // Stretches of 32 bytes, while the last one held non-ASCII text past the run's
-            // first four bytes (its first sequence): four steps a round, with a test for the exit after each
-            // (never taken but once).
-            if index &+ 4 <= stop {
-                if step(index) { return }
-                if step(index &+ 1) { index &+= 1; return }
-                if step(index &+ 2) { index &+= 2; return }
-                if step(index &+ 3) { index &+= 3; return }
+            /// Four steps, with a test for the exit after each (never taken but once); true at
+            /// an exit, with `index` at its byte.
+            @inline(__always) func fourSteps() -> Bool {
+                if step(index) { return true }
+                if step(index &+ 1) { index &+= 1; return true }
+                if step(index &+ 2) { index &+= 2; return true }
+                if step(index &+ 3) { index &+= 3; return true }
                 index &+= 4
+                return false
+            }
+            // Stretches of 32 bytes, while the last one held non-ASCII text past the run's
+            // first four bytes (its first sequence).
+            if index &+ 4 <= stop {
+                if fourSteps() { return }
                 marks &= ~nonASCIIMark
             }
             while true {
                 while index &+ 4 <= stop {
-                    if step(index) { return }
-                    if step(index &+ 1) { index &+= 1; return }
-                    if step(index &+ 2) { index &+= 2; return }
-                    if step(index &+ 3) { index &+= 3; return }
-                    index &+= 4
+                    if fourSteps() { return }
                 }
                 guard marks & nonASCIIMark != 0, stop &+ 32 <= end else { break }
                 marks &= ~nonASCIIMark
