@@ -4,6 +4,7 @@ import HTTPSerializationCore
 @testable import HTTPSerializationCodable
 import HTTPSerializationMacros
 import SeededGenerators
+import Synchronization
 import Testing
 
 /// Generated readers straight from the text (`init(jsonText:)`), the fast path of a decode:
@@ -245,6 +246,72 @@ struct GeneratedTextReaderTests {
         custom.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
         #expect(Self.fromText(Stamped.self, #"{"at":1}"#, decoder: custom) == nil)
         #expect(try custom.decode(Stamped.self, from: Data(#"{"at":1}"#.utf8)).at == Date(timeIntervalSince1970: 0))
+    }
+
+    @JSONTapeCodable
+    struct Lists: Codable, Equatable {
+        @JSONTapeCodable
+        struct Point: Codable, Equatable { var x: Int; var label: String; var weights: [Double] }
+        var strings: [String]
+        var ints: [Int]
+        var points: [Point]
+        var grid: [[Int]]
+        var flags: [Bool]?
+    }
+
+    @Test("nested arrays of every length read as JSONDecoder reads them, and a bad element at any place stops the reader")
+    func nestedArraysOfEveryLength() throws {
+        // `bad`: which array (0 to 4) holds a bad element, and where.
+        func lists(_ count: Int, bad: (array: Int, at: Int)? = nil) -> String {
+            func items(_ array: Int, _ body: (Int) -> String, badly: String) -> String {
+                "[" + (0..<count).map { bad?.array == array && bad?.at == $0 ? badly : body($0) }.joined(separator: ",") + "]"
+            }
+            let strings = items(0, { "\"s\($0)\"" }, badly: "0")
+            let ints = items(1, { "\($0 * 7)" }, badly: "\"7\"")
+            let points = items(2, { #"{"x":\#($0),"label":"p\#($0)","weights":[\#($0).5,2]}"# }, badly: #"{"x":1}"#)
+            let grid = items(3, { "[" + (0..<($0 % 20)).map(String.init).joined(separator: ",") + "]" }, badly: "[1,[2]]")
+            let flags = items(4, { $0 % 3 == 0 ? "true" : "false" }, badly: "null")
+            return #"{"strings":\#(strings),"ints":\#(ints),"points":\#(points),"grid":\#(grid),"flags":\#(flags)}"#
+        }
+        for count in 0...40 {
+            let text = lists(count)
+            let fast = try #require(Self.fromText(Lists.self, text), "\(count) elements")
+            #expect(fast == (try JSONDecoder().decode(Lists.self, from: Data(text.utf8))), "\(count) elements")
+            #expect(fast.strings.count == count && fast.grid.last?.count == (count > 0 ? (count - 1) % 20 : nil))
+            for array in 0..<5 {
+                for at in Set([0, count / 2, count - 1, 15, 16, 17, 32]) where at >= 0 && at < count {
+                    #expect(Self.fromText(Lists.self, lists(count, bad: (array, at))) == nil, "\(count) elements, array \(array) bad at \(at)")
+                }
+            }
+        }
+    }
+
+    /// An element that counts its live instances, to show that elements read before a failure are released.
+    final class Counted: Decodable, JSONTapeDecodable, Sendable {
+        static let live = Mutex(0)
+        let value: Int
+        init(_ value: Int) {
+            self.value = value
+            Self.live.withLock { $0 += 1 }
+        }
+        deinit { Self.live.withLock { $0 -= 1 } }
+        convenience init(from decoder: any Decoder) throws { self.init(try Int(from: decoder)) }
+        convenience init(jsonTape value: JSONTapeValue) throws { self.init(try value.decode(Int.self)) }
+        convenience init(jsonText reader: inout JSONTextReader) throws { self.init(try reader.decode(Int.self)) }
+    }
+
+    @Test("elements read before a failure in a nested array are released, wherever the failure falls")
+    func elementsBeforeAFailureAreReleased() throws {
+        for count in [1, 5, 16, 17, 40] {
+            for bad in [nil] + Array(0..<count) {
+                let items = (0..<count).map { $0 == bad ? "x" : String($0) }.joined(separator: ",")
+                let text = "[[" + items + "]]"
+                let read = Self.fromText([[Counted]].self, text)
+                #expect((read == nil) == (bad != nil), "\(count) elements, bad at \(String(describing: bad))")
+                #expect(read?.first?.map(\.value) == (bad == nil ? Array(0..<count) : nil))
+            }
+        }
+        #expect(Counted.live.withLock { $0 } == 0)
     }
 
     /// A hand-written reader that closes the outer object before it is done with the inner

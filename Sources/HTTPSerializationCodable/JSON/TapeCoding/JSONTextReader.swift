@@ -212,17 +212,51 @@ public struct JSONTextReader {
     /// The array at the reader, each element read by `element`.
     @inlinable
     mutating func array<Element>(_ element: (inout JSONTextReader) throws -> Element) throws -> [Element] {
-        var elements: [Element] = []
         let atDocumentLevel = cursor.atDocumentLevel
-        guard try openArray() else { return elements }
+        guard try openArray() else { return [] }
+        if atDocumentLevel { return try documentArray(element) }
+        // A nested array (tags, say) is usually short: its first elements are read into the
+        // stack and moved into an array of their number, one allocation of the size needed
+        // where growing from a guess would regrow (and copy) as soon as the guess fell short.
+        let room = max(1, Self.stackedArrayBytes / max(MemoryLayout<Element>.stride, 1))
+        return try withUnsafeTemporaryAllocation(of: Element.self, capacity: room) { stack in
+            let start = stack.baseAddress!
+            var count = 0
+            // On a throw, the elements read so far; none once they have moved out.
+            defer { start.deinitialize(count: count) }
+            repeat {
+                if count == room {
+                    var elements: [Element] = []
+                    elements.reserveCapacity(room &* 2)
+                    for index in 0..<count { elements.append((start + index).move()) }
+                    count = 0
+                    repeat { elements.append(try element(&self)) } while try nextElement()
+                    return elements
+                }
+                (start + count).initialize(to: try element(&self))
+                count &+= 1
+            } while try nextElement()
+            let elements = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                buffer.baseAddress!.moveInitialize(from: start, count: count)
+                initialized = count
+            }
+            count = 0
+            return elements
+        }
+    }
+
+    /// How many bytes of a nested array's first elements ``array(_:)`` holds on the stack.
+    @usableFromInline static var stackedArrayBytes: Int { 256 }
+
+    /// The document's own array (records, usually), the reader at its first element. It grows
+    /// to megabytes: regrowing it copies them and faults in fresh pages each time, so it is
+    /// sized once from its first element.
+    @inlinable
+    mutating func documentArray<Element>(_ element: (inout JSONTextReader) throws -> Element) throws -> [Element] {
+        var elements: [Element] = []
         let start = cursor.index
-        // A nested array (tags, say) is usually short: room for 64 bytes of elements at once
-        // saves the regrowths from one element to two to four.
-        if !atDocumentLevel, MemoryLayout<Element>.stride <= 32 { elements.reserveCapacity(64 / max(MemoryLayout<Element>.stride, 1)) }
         elements.append(try element(&self))
-        // The document's own array (records, usually) grows to megabytes: regrowing it copies
-        // them and faults in fresh pages each time, so it is sized once from its first element.
-        if atDocumentLevel, let count = cursor.estimatedCount(firstElementFrom: start, stride: MemoryLayout<Element>.stride) {
+        if let count = cursor.estimatedCount(firstElementFrom: start, stride: MemoryLayout<Element>.stride) {
             elements.reserveCapacity(count)
         }
         while try nextElement() {
