@@ -4,8 +4,8 @@ import HTTPSerialization
 /// Readers straight from the text (`JSONTextReader`, what `@JSONTapeCodable` writes) on
 /// arbitrary bytes, against the tape alone: a decode that reads the text first must give what
 /// the tape gives, the same value or the same error, for models with nested objects, arrays,
-/// optionals, dictionaries and raw-value enums. The readers are written here as the macro
-/// writes them (the fuzz build has no compiler plugin).
+/// optionals, dictionaries and raw-value enums. The readers are written here by hand (the fuzz
+/// build has no compiler plugin), one in the macro's shape.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTextReader(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = Data(UnsafeRawBufferPointer(start: start, count: count))
@@ -80,31 +80,41 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     var small: Int8
     var ratio: Float
 
+    // Record's readers are the macro's shape (values into locals, `self` set after the last
+    // read); Part's set each property as it reads, as a reader written by hand may.
     init(jsonTape value: JSONTapeValue) throws {
+        func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type { Value.self }
+        func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type { Value.self }
         var object = try value.object()
-        id = try object.decode(forKey: "id")
-        score = try object.decode(forKey: "score")
-        ok = try object.decode(forKey: "ok")
-        part = try object.decode(forKey: "part")
-        parts = try object.decodeIfPresent(forKey: "parts")
-        totals = try object.decodeIfPresent(forKey: "totals")
-        note = try object.decodeIfPresent(forKey: "note")
-        small = try object.decode(forKey: "small")
-        ratio = try object.decode(forKey: "ratio")
+        let id = try object.decode(_jsonTapeType { $0.id }, forKey: "id")
+        let score = try object.decode(_jsonTapeType { $0.score }, forKey: "score")
+        let ok = try object.decode(_jsonTapeType { $0.ok }, forKey: "ok")
+        let part = try object.decode(_jsonTapeType { $0.part }, forKey: "part")
+        let parts = try object.decodeIfPresent(_jsonTapeWrapped { $0.parts }, forKey: "parts")
+        let totals = try object.decodeIfPresent(_jsonTapeWrapped { $0.totals }, forKey: "totals")
+        let note = try object.decodeIfPresent(_jsonTapeWrapped { $0.note }, forKey: "note")
+        let small = try object.decode(_jsonTapeType { $0.small }, forKey: "small")
+        let ratio = try object.decode(_jsonTapeType { $0.ratio }, forKey: "ratio")
+        (self.id, self.score, self.ok, self.part, self.parts) = (id, score, ok, part, parts)
+        (self.totals, self.note, self.small, self.ratio) = (totals, note, small, ratio)
     }
 
     init(jsonText reader: inout JSONTextReader) throws {
+        func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type { Value.self }
+        func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type { Value.self }
         var object = try reader.object()
-        id = try reader.decode(forKey: "id", in: &object)
-        score = try reader.decode(forKey: "score", in: &object)
-        ok = try reader.decode(forKey: "ok", in: &object)
-        part = try reader.decode(forKey: "part", in: &object)
-        parts = try reader.decodeIfPresent(forKey: "parts", in: &object)
-        totals = try reader.decodeIfPresent(forKey: "totals", in: &object)
-        note = try reader.decodeIfPresent(forKey: "note", in: &object)
-        small = try reader.decode(forKey: "small", in: &object)
-        ratio = try reader.decode(forKey: "ratio", in: &object)
+        let id = try reader.decode(_jsonTapeType { $0.id }, forKey: "id", in: &object)
+        let score = try reader.decode(_jsonTapeType { $0.score }, forKey: "score", in: &object)
+        let ok = try reader.decode(_jsonTapeType { $0.ok }, forKey: "ok", in: &object)
+        let part = try reader.decode(_jsonTapeType { $0.part }, forKey: "part", in: &object)
+        let parts = try reader.decodeIfPresent(_jsonTapeWrapped { $0.parts }, forKey: "parts", in: &object)
+        let totals = try reader.decodeIfPresent(_jsonTapeWrapped { $0.totals }, forKey: "totals", in: &object)
+        let note = try reader.decodeIfPresent(_jsonTapeWrapped { $0.note }, forKey: "note", in: &object)
+        let small = try reader.decode(_jsonTapeType { $0.small }, forKey: "small", in: &object)
+        let ratio = try reader.decode(_jsonTapeType { $0.ratio }, forKey: "ratio", in: &object)
         try reader.close(&object)
+        (self.id, self.score, self.ok, self.part, self.parts) = (id, score, ok, part, parts)
+        (self.totals, self.note, self.small, self.ratio) = (totals, note, small, ratio)
     }
 
     /// Floating-point values by their bits, so a -0.0 read as 0.0 is a difference.

@@ -56,17 +56,25 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
                 members.append(function(textReaderSignature, ["try reader.skipValue()"]))
             } else if reads {
                 let decoded = model.properties.filter(\.isDecoded)
-                var lines = [decoded.isEmpty ? "_ = try value.object()" : "var object = try value.object()"]
+                // Every value is read into a local and `self` set at the end, once all reads
+                // are done: set property by property between reads that may throw, a large
+                // model was built in a temporary and copied out (each reference retained and
+                // released). The locals take their types from the properties, by the closures
+                // the helpers below read, so no type need be written (`var count = 0` has none).
+                let helpers = Self.typeHelpers(for: decoded)
+                var lines = helpers + [decoded.isEmpty ? "_ = try value.object()" : "var object = try value.object()"]
                 // The same reads from the text, in the same order, then the object's other members.
-                var textLines = ["var object = try reader.object()"]
+                var textLines = helpers + ["var object = try reader.object()"]
                 for property in decoded {
                     let call = property.isOptional ? "decodeIfPresent" : "decode"
-                    lines.append("self.\(property.name) = try object.\(call)(forKey: \(property.key))")
-                    textLines.append("self.\(property.name) = try reader.\(call)(forKey: \(property.key), in: &object)")
+                    let type = "\(property.isOptional ? "_jsonTapeWrapped" : "_jsonTapeType") { $0.\(property.name) }"
+                    lines.append("let \(Self.local(property)) = try object.\(call)(\(type), forKey: \(property.key))")
+                    textLines.append("let \(Self.local(property)) = try reader.\(call)(\(type), forKey: \(property.key), in: &object)")
                 }
                 textLines.append("try reader.close(&object)")
-                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines))
-                members.append(function(textReaderSignature, textLines))
+                let assignments = decoded.map { "self.\($0.name) = \(Self.local($0))" }
+                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines + assignments))
+                members.append(function(textReaderSignature, textLines + assignments))
             }
             // Synthesized `encode(to:)` asks for its container even with no keys (an empty object).
             if writes, model.properties.isEmpty {
@@ -101,6 +109,24 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             return members
         }
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
+    }
+
+    /// The local a generated reader reads `property` into.
+    static func local(_ property: CodableModel.Property) -> String {
+        "_jsonTape_" + property.plainName
+    }
+
+    /// The local functions that give a property's type, or its wrapped type for an optional,
+    /// from a closure that reads it: the ones `properties` need.
+    static func typeHelpers(for properties: [CodableModel.Property]) -> [String] {
+        var helpers: [String] = []
+        if properties.contains(where: { !$0.isOptional }) {
+            helpers.append("func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type { Value.self }")
+        }
+        if properties.contains(where: \.isOptional) {
+            helpers.append("func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type { Value.self }")
+        }
+        return helpers
     }
 
     /// The signature of the reader over JSON text (``JSONTapeDecodable/init(jsonText:)``).

@@ -48,25 +48,79 @@ struct JSONTapeCodableMacroTests {
 
             extension User: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
+                    func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type {
+                        Value.self
+                    }
                     var object = try value.object()
-                    self.id = try object.decode(forKey: "id")
-                    self.`default` = try object.decode(forKey: "default")
-                    self.nickname = try object.decodeIfPresent(forKey: "nickname")
-                    self.tags = try object.decodeIfPresent(forKey: "tags")
-                    self.a = try object.decode(forKey: "a")
-                    self.b = try object.decode(forKey: "b")
-                    self.count = try object.decode(forKey: "count")
+                    let _jsonTape_id = try object.decode(_jsonTapeType {
+                            $0.id
+                        }, forKey: "id")
+                    let _jsonTape_default = try object.decode(_jsonTapeType {
+                            $0.`default`
+                        }, forKey: "default")
+                    let _jsonTape_nickname = try object.decodeIfPresent(_jsonTapeWrapped {
+                            $0.nickname
+                        }, forKey: "nickname")
+                    let _jsonTape_tags = try object.decodeIfPresent(_jsonTapeWrapped {
+                            $0.tags
+                        }, forKey: "tags")
+                    let _jsonTape_a = try object.decode(_jsonTapeType {
+                            $0.a
+                        }, forKey: "a")
+                    let _jsonTape_b = try object.decode(_jsonTapeType {
+                            $0.b
+                        }, forKey: "b")
+                    let _jsonTape_count = try object.decode(_jsonTapeType {
+                            $0.count
+                        }, forKey: "count")
+                    self.id = _jsonTape_id
+                    self.`default` = _jsonTape_default
+                    self.nickname = _jsonTape_nickname
+                    self.tags = _jsonTape_tags
+                    self.a = _jsonTape_a
+                    self.b = _jsonTape_b
+                    self.count = _jsonTape_count
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
+                    func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type {
+                        Value.self
+                    }
                     var object = try reader.object()
-                    self.id = try reader.decode(forKey: "id", in: &object)
-                    self.`default` = try reader.decode(forKey: "default", in: &object)
-                    self.nickname = try reader.decodeIfPresent(forKey: "nickname", in: &object)
-                    self.tags = try reader.decodeIfPresent(forKey: "tags", in: &object)
-                    self.a = try reader.decode(forKey: "a", in: &object)
-                    self.b = try reader.decode(forKey: "b", in: &object)
-                    self.count = try reader.decode(forKey: "count", in: &object)
+                    let _jsonTape_id = try reader.decode(_jsonTapeType {
+                            $0.id
+                        }, forKey: "id", in: &object)
+                    let _jsonTape_default = try reader.decode(_jsonTapeType {
+                            $0.`default`
+                        }, forKey: "default", in: &object)
+                    let _jsonTape_nickname = try reader.decodeIfPresent(_jsonTapeWrapped {
+                            $0.nickname
+                        }, forKey: "nickname", in: &object)
+                    let _jsonTape_tags = try reader.decodeIfPresent(_jsonTapeWrapped {
+                            $0.tags
+                        }, forKey: "tags", in: &object)
+                    let _jsonTape_a = try reader.decode(_jsonTapeType {
+                            $0.a
+                        }, forKey: "a", in: &object)
+                    let _jsonTape_b = try reader.decode(_jsonTapeType {
+                            $0.b
+                        }, forKey: "b", in: &object)
+                    let _jsonTape_count = try reader.decode(_jsonTapeType {
+                            $0.count
+                        }, forKey: "count", in: &object)
                     try reader.close(&object)
+                    self.id = _jsonTape_id
+                    self.`default` = _jsonTape_default
+                    self.nickname = _jsonTape_nickname
+                    self.tags = _jsonTape_tags
+                    self.a = _jsonTape_a
+                    self.b = _jsonTape_b
+                    self.count = _jsonTape_count
                 }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     var object = writer.object()
@@ -109,15 +163,33 @@ struct JSONTapeCodableMacroTests {
 
             extension Post: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
                     var object = try value.object()
-                    self.title = try object.decode(forKey: #"the "title""#)
-                    self.id = try object.decode(forKey: "post_id")
+                    let _jsonTape_title = try object.decode(_jsonTapeType {
+                            $0.title
+                        }, forKey: #"the "title""#)
+                    let _jsonTape_id = try object.decode(_jsonTapeType {
+                            $0.id
+                        }, forKey: "post_id")
+                    self.title = _jsonTape_title
+                    self.id = _jsonTape_id
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
                     var object = try reader.object()
-                    self.title = try reader.decode(forKey: #"the "title""#, in: &object)
-                    self.id = try reader.decode(forKey: "post_id", in: &object)
+                    let _jsonTape_title = try reader.decode(_jsonTapeType {
+                            $0.title
+                        }, forKey: #"the "title""#, in: &object)
+                    let _jsonTape_id = try reader.decode(_jsonTapeType {
+                            $0.id
+                        }, forKey: "post_id", in: &object)
                     try reader.close(&object)
+                    self.title = _jsonTape_title
+                    self.id = _jsonTape_id
                 }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     var object = writer.object()
@@ -201,13 +273,25 @@ struct JSONTapeCodableMacroTests {
 
             extension K: HTTPSerializationCodable.JSONTapeDecodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
                     var object = try value.object()
-                    self.x = try object.decode(forKey: "x")
+                    let _jsonTape_x = try object.decode(_jsonTapeType {
+                            $0.x
+                        }, forKey: "x")
+                    self.x = _jsonTape_x
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
                     var object = try reader.object()
-                    self.x = try reader.decode(forKey: "x", in: &object)
+                    let _jsonTape_x = try reader.decode(_jsonTapeType {
+                            $0.x
+                        }, forKey: "x", in: &object)
                     try reader.close(&object)
+                    self.x = _jsonTape_x
                 }
             }
             """)
@@ -229,13 +313,25 @@ struct JSONTapeCodableMacroTests {
 
             extension In: HTTPSerializationCodable.JSONTapeDecodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
                     var object = try value.object()
-                    self.x = try object.decode(forKey: "x")
+                    let _jsonTape_x = try object.decode(_jsonTapeType {
+                            $0.x
+                        }, forKey: "x")
+                    self.x = _jsonTape_x
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
+                        Value.self
+                    }
                     var object = try reader.object()
-                    self.x = try reader.decode(forKey: "x", in: &object)
+                    let _jsonTape_x = try reader.decode(_jsonTapeType {
+                            $0.x
+                        }, forKey: "x", in: &object)
                     try reader.close(&object)
+                    self.x = _jsonTape_x
                 }
             }
             """)

@@ -13,14 +13,18 @@ import HTTPSerializationCore
 /// of its own: anything it does not expect (bad JSON, a value of the wrong kind, a type it does
 /// not read directly) stops it, and the decoder reads the document again through
 /// ``JSONTapeValue``, whose values are the same and whose errors are the `DecodingError`s
-/// `init(from:)` would throw. Generated code calls it as the macro writes:
+/// `init(from:)` would throw. Generated code calls it as below (the macro names each type by
+/// a closure that reads the property); values go into locals and `self` is set once all reads
+/// are done, which spares a large model a copy of itself on the way out:
 ///
 /// ```swift
 /// init(jsonText reader: inout JSONTextReader) throws {
 ///     var object = try reader.object()
-///     id = try reader.decode(forKey: "id", in: &object)
-///     nickname = try reader.decodeIfPresent(forKey: "nickname", in: &object)
+///     let id = try reader.decode(Int.self, forKey: "id", in: &object)
+///     let nickname = try reader.decodeIfPresent(String.self, forKey: "nickname", in: &object)
 ///     try reader.close(&object)
+///     self.id = id
+///     self.nickname = nickname
 /// }
 /// ```
 ///
@@ -236,10 +240,9 @@ public struct JSONTextReader {
                 (start + count).initialize(to: try element(&self))
                 count &+= 1
             } while try nextElement()
-            let elements = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: start, count: count)
-                initialized = count
-            }
+            var elements: [Element] = []
+            elements.reserveCapacity(count)
+            for index in 0..<count { elements.append((start + index).move()) }
             count = 0
             return elements
         }
