@@ -90,5 +90,36 @@ struct GeneratedReaderTests {
         #expect(error == JSONBodyDecoderDifferentialTests.Outcome { try JSONDecoder().decode(Renamed.self, from: missing) })
         #expect(error == .error(kind: "keyNotFound", path: ["the \"title\""], type: ""))
     }
+
+    /// Properties whose types are not written (`var count = 0`), implicitly unwrapped and
+    /// doubly optional ones, in a generic model: the reader names each type from the property.
+    @JSONTapeCodable
+    struct Inferred<Item: Codable & Equatable>: Codable, Equatable {
+        var count = 0
+        var label = "none"
+        var item: Item
+        var items: [Item]?
+        var forced: Int!
+        var twice: Int??
+    }
+
+    @Test("properties without written types, implicitly unwrapped, doubly optional or generic read as synthesized Codable reads them")
+    func propertiesWhoseTypesAreNotWritten() throws {
+        let documents = [
+            #"{"count":3,"label":"x","item":"a","items":["b","c"],"forced":4,"twice":5}"#,
+            #"{"count":0,"label":"","item":"a","forced":null,"twice":null}"#,
+            #"{"item":"a","count":1,"label":"y"}"#,
+            #"{"count":"3","label":"x","item":"a"}"#,
+            #"{"count":3,"label":"x","item":1}"#,
+        ]
+        for text in documents {
+            let data = Data(text.utf8)
+            let expected = JSONBodyDecoderDifferentialTests.Outcome { try JSONDecoder().decode(Inferred<String>.self, from: data) }
+            #expect(JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Inferred<String>.self, from: data) } == expected, "\(text)")
+            #expect(JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Inferred<String>.self, from: data, atKeyPath: JSONKeyPath([])) } == expected, "\(text)")
+        }
+        let first = try JSONBodyDecoder().decode(Inferred<String>.self, from: Data(documents[0].utf8))
+        #expect(first.count == 3 && first.items == ["b", "c"] && first.forced == 4 && first.twice == .some(.some(5)))
+    }
 }
 #endif
