@@ -5,7 +5,7 @@ import HTTPSerialization
 /// arbitrary bytes, against the tape alone: a decode that reads the text first must give what
 /// the tape gives, the same value or the same error, for models with nested objects, arrays,
 /// optionals, dictionaries and raw-value enums. The readers are written here by hand (the fuzz
-/// build has no compiler plugin), one in the macro's shape.
+/// build has no compiler plugin), one like the macro's.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTextReader(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = Data(UnsafeRawBufferPointer(start: start, count: count))
@@ -80,11 +80,11 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     var small: Int8
     var ratio: Float
 
-    // Record's readers are the macro's shape (values into locals, `self` set after the last
+    // Record's readers are like the macro's (values into locals, `self` set after the last
     // read); Part's set each property as it reads, as a reader written by hand may.
     init(jsonTape value: JSONTapeValue) throws {
-        func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type { Value.self }
-        func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type { Value.self }
+        func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
+        func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         var object = try value.object()
         let id = try object.decode(_jsonTapeType { $0.id }, forKey: "id")
         let score = try object.decode(_jsonTapeType { $0.score }, forKey: "score")
@@ -100,8 +100,8 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     }
 
     init(jsonText reader: inout JSONTextReader) throws {
-        func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type { Value.self }
-        func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type { Value.self }
+        func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
+        func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         var object = try reader.object()
         let id = try reader.decode(_jsonTapeType { $0.id }, forKey: "id", in: &object)
         let score = try reader.decode(_jsonTapeType { $0.score }, forKey: "score", in: &object)

@@ -111,20 +111,23 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
     }
 
-    /// The local a generated reader reads `property` into.
+    /// The local a generated reader reads `property` into: in backticks when the property's
+    /// name is (a keyword, or a raw identifier such as `` `two words` ``, needs them).
     static func local(_ property: CodableModel.Property) -> String {
-        "_jsonTape_" + property.plainName
+        property.name.hasPrefix("`") ? "`_jsonTape_" + property.plainName + "`" : "_jsonTape_" + property.plainName
     }
 
     /// The local functions that give a property's type, or its wrapped type for an optional,
-    /// from a closure that reads it: the ones `properties` need.
+    /// from a closure that reads it: the ones `properties` need. Their generic parameter has a
+    /// name no model's is likely to have: one that shadowed the model's own (`Page<Value>`)
+    /// would be an error in the Swift 6 language mode.
     static func typeHelpers(for properties: [CodableModel.Property]) -> [String] {
         var helpers: [String] = []
         if properties.contains(where: { !$0.isOptional }) {
-            helpers.append("func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type { Value.self }")
+            helpers.append("func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }")
         }
         if properties.contains(where: \.isOptional) {
-            helpers.append("func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type { Value.self }")
+            helpers.append("func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }")
         }
         return helpers
     }

@@ -48,17 +48,17 @@ struct JSONTapeCodableMacroTests {
 
             extension User: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
-                    func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type {
-                        Value.self
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try value.object()
                     let _jsonTape_id = try object.decode(_jsonTapeType {
                             $0.id
                         }, forKey: "id")
-                    let _jsonTape_default = try object.decode(_jsonTapeType {
+                    let `_jsonTape_default` = try object.decode(_jsonTapeType {
                             $0.`default`
                         }, forKey: "default")
                     let _jsonTape_nickname = try object.decodeIfPresent(_jsonTapeWrapped {
@@ -77,7 +77,7 @@ struct JSONTapeCodableMacroTests {
                             $0.count
                         }, forKey: "count")
                     self.id = _jsonTape_id
-                    self.`default` = _jsonTape_default
+                    self.`default` = `_jsonTape_default`
                     self.nickname = _jsonTape_nickname
                     self.tags = _jsonTape_tags
                     self.a = _jsonTape_a
@@ -85,17 +85,17 @@ struct JSONTapeCodableMacroTests {
                     self.count = _jsonTape_count
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
-                    func _jsonTapeWrapped<Value>(_ property: (Self) -> Value?) -> Value.Type {
-                        Value.self
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try reader.object()
                     let _jsonTape_id = try reader.decode(_jsonTapeType {
                             $0.id
                         }, forKey: "id", in: &object)
-                    let _jsonTape_default = try reader.decode(_jsonTapeType {
+                    let `_jsonTape_default` = try reader.decode(_jsonTapeType {
                             $0.`default`
                         }, forKey: "default", in: &object)
                     let _jsonTape_nickname = try reader.decodeIfPresent(_jsonTapeWrapped {
@@ -115,7 +115,7 @@ struct JSONTapeCodableMacroTests {
                         }, forKey: "count", in: &object)
                     try reader.close(&object)
                     self.id = _jsonTape_id
-                    self.`default` = _jsonTape_default
+                    self.`default` = `_jsonTape_default`
                     self.nickname = _jsonTape_nickname
                     self.tags = _jsonTape_tags
                     self.a = _jsonTape_a
@@ -163,8 +163,8 @@ struct JSONTapeCodableMacroTests {
 
             extension Post: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try value.object()
                     let _jsonTape_title = try object.decode(_jsonTapeType {
@@ -177,8 +177,8 @@ struct JSONTapeCodableMacroTests {
                     self.id = _jsonTape_id
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try reader.object()
                     let _jsonTape_title = try reader.decode(_jsonTapeType {
@@ -273,8 +273,8 @@ struct JSONTapeCodableMacroTests {
 
             extension K: HTTPSerializationCodable.JSONTapeDecodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try value.object()
                     let _jsonTape_x = try object.decode(_jsonTapeType {
@@ -283,8 +283,8 @@ struct JSONTapeCodableMacroTests {
                     self.x = _jsonTape_x
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try reader.object()
                     let _jsonTape_x = try reader.decode(_jsonTapeType {
@@ -313,8 +313,8 @@ struct JSONTapeCodableMacroTests {
 
             extension In: HTTPSerializationCodable.JSONTapeDecodable {
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try value.object()
                     let _jsonTape_x = try object.decode(_jsonTapeType {
@@ -323,8 +323,8 @@ struct JSONTapeCodableMacroTests {
                     self.x = _jsonTape_x
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
-                    func _jsonTapeType<Value>(_ property: (Self) -> Value) -> Value.Type {
-                        Value.self
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
                     }
                     var object = try reader.object()
                     let _jsonTape_x = try reader.decode(_jsonTapeType {

@@ -94,7 +94,7 @@ struct GeneratedReaderTests {
     /// Properties whose types are not written (`var count = 0`), implicitly unwrapped and
     /// doubly optional ones, in a generic model: the reader names each type from the property.
     @JSONTapeCodable
-    struct Inferred<Item: Codable & Equatable>: Codable, Equatable {
+    struct Inferred<Item: Codable & Equatable & JSONTapeDecodable>: Codable, Equatable {
         var count = 0
         var label = "none"
         var item: Item
@@ -103,7 +103,16 @@ struct GeneratedReaderTests {
         var twice: Int??
     }
 
-    @Test("properties without written types, implicitly unwrapped, doubly optional or generic read as synthesized Codable reads them")
+    /// A generic parameter named as the generated code's helpers once named theirs.
+    @JSONTapeCodable
+    struct Page<Value: Codable & Equatable & JSONTapeDecodable>: Codable, Equatable {
+        @JSONTapeCodable
+        struct Cursor: Codable, Equatable { var next: String? }
+        var values: [Value]
+        var cursor: Cursor
+    }
+
+    @Test("properties without written types (not optionals: those read as required), implicitly unwrapped, doubly optional or generic read as synthesized Codable reads them, from the text and the tape")
     func propertiesWhoseTypesAreNotWritten() throws {
         let documents = [
             #"{"count":3,"label":"x","item":"a","items":["b","c"],"forced":4,"twice":5}"#,
@@ -112,14 +121,21 @@ struct GeneratedReaderTests {
             #"{"count":"3","label":"x","item":"a"}"#,
             #"{"count":3,"label":"x","item":1}"#,
         ]
-        for text in documents {
+        for (index, text) in documents.enumerated() {
             let data = Data(text.utf8)
             let expected = JSONBodyDecoderDifferentialTests.Outcome { try JSONDecoder().decode(Inferred<String>.self, from: data) }
             #expect(JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Inferred<String>.self, from: data) } == expected, "\(text)")
             #expect(JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Inferred<String>.self, from: data, atKeyPath: JSONKeyPath([])) } == expected, "\(text)")
+            // The first two read from the text, every property on the way.
+            if index < 2 {
+                #expect(GeneratedTextReaderTests.fromText(Inferred<String>.self, text) == (try JSONDecoder().decode(Inferred<String>.self, from: data)), "\(text)")
+            }
         }
         let first = try JSONBodyDecoder().decode(Inferred<String>.self, from: Data(documents[0].utf8))
         #expect(first.count == 3 && first.items == ["b", "c"] && first.forced == 4 && first.twice == .some(.some(5)))
+        let page = #"{"values":[1,2,3],"cursor":{"next":"n"}}"#
+        #expect(GeneratedTextReaderTests.fromText(Page<Int>.self, page) == Page(values: [1, 2, 3], cursor: .init(next: "n")))
+        #expect(try JSONBodyDecoder().decode(Page<Int>.self, from: Data(page.utf8), atKeyPath: JSONKeyPath([])) == Page(values: [1, 2, 3], cursor: .init(next: "n")))
     }
 }
 #endif

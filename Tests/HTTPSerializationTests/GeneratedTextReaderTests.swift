@@ -252,33 +252,41 @@ struct GeneratedTextReaderTests {
     struct Lists: Codable, Equatable {
         @JSONTapeCodable
         struct Point: Codable, Equatable { var x: Int; var label: String; var weights: [Double] }
+        /// Too large for two to fit in the stack's room: read as any array grows.
+        @JSONTapeCodable
+        struct Wide: Codable, Equatable { var a, b, c, d, e, f, g, h, i: String }
         var strings: [String]
         var ints: [Int]
         var points: [Point]
         var grid: [[Int]]
+        var wide: [Wide]
         var flags: [Bool]?
     }
 
     @Test("nested arrays of every length read as JSONDecoder reads them, and a bad element at any place stops the reader")
     func nestedArraysOfEveryLength() throws {
-        // `bad`: which array (0 to 4) holds a bad element, and where.
+        // `bad`: which array (0 to 5) holds a bad element, and where.
         func lists(_ count: Int, bad: (array: Int, at: Int)? = nil) -> String {
             func items(_ array: Int, _ body: (Int) -> String, badly: String) -> String {
                 "[" + (0..<count).map { bad?.array == array && bad?.at == $0 ? badly : body($0) }.joined(separator: ",") + "]"
             }
-            let strings = items(0, { "\"s\($0)\"" }, badly: "0")
+            // Strings past 15 bytes, so each is an allocation a slip in the moves would show.
+            let strings = items(0, { "\"string number \($0) of the list\"" }, badly: "0")
             let ints = items(1, { "\($0 * 7)" }, badly: "\"7\"")
             let points = items(2, { #"{"x":\#($0),"label":"p\#($0)","weights":[\#($0).5,2]}"# }, badly: #"{"x":1}"#)
             let grid = items(3, { "[" + (0..<($0 % 20)).map(String.init).joined(separator: ",") + "]" }, badly: "[1,[2]]")
-            let flags = items(4, { $0 % 3 == 0 ? "true" : "false" }, badly: "null")
-            return #"{"strings":\#(strings),"ints":\#(ints),"points":\#(points),"grid":\#(grid),"flags":\#(flags)}"#
+            let letters = "abcdefghi".map { #""\#($0)":"a string of some length \#($0)""# }.joined(separator: ",")
+            let wide = items(4, { _ in "{" + letters + "}" }, badly: #"{"a":"x"}"#)
+            let flags = items(5, { $0 % 3 == 0 ? "true" : "false" }, badly: "null")
+            return #"{"strings":\#(strings),"ints":\#(ints),"points":\#(points),"grid":\#(grid),"wide":\#(wide),"flags":\#(flags)}"#
         }
-        for count in 0...40 {
+        for count in Array(0...40) + [300] {
             let text = lists(count)
             let fast = try #require(Self.fromText(Lists.self, text), "\(count) elements")
             #expect(fast == (try JSONDecoder().decode(Lists.self, from: Data(text.utf8))), "\(count) elements")
             #expect(fast.strings.count == count && fast.grid.last?.count == (count > 0 ? (count - 1) % 20 : nil))
-            for array in 0..<5 {
+            guard count <= 40 else { continue }
+            for array in 0..<6 {
                 for at in Set([0, count / 2, count - 1, 15, 16, 17, 32]) where at >= 0 && at < count {
                     #expect(Self.fromText(Lists.self, lists(count, bad: (array, at))) == nil, "\(count) elements, array \(array) bad at \(at)")
                 }
@@ -286,7 +294,31 @@ struct GeneratedTextReaderTests {
         }
     }
 
-    /// An element that counts its live instances, to show that elements read before a failure are released.
+    /// A recursive model: arrays nested past the depth read into the stack grow as any array does.
+    @JSONTapeCodable
+    struct Node: Codable, Equatable {
+        var name: String
+        var children: [Node]
+    }
+
+    @Test("a recursive model's arrays read the same at every depth")
+    func recursiveArrays() throws {
+        func node(_ depth: Int) -> String {
+            let children = depth == 0 ? "" : (0..<2).map { _ in node(depth - 1) }.joined(separator: ",")
+            return #"{"name":"level \#(depth) of the tree","children":[\#(children)]}"#
+        }
+        // Two children a level, twelve levels; then a spine 60 deep (past the stack's depth).
+        let bushy = node(12)
+        var spine = #"{"name":"leaf","children":[]}"#
+        for level in 0..<60 { spine = #"{"name":"\#(level)","children":[\#(spine),{"name":"x","children":[]}]}"# }
+        for text in [bushy, spine] {
+            let fast = try #require(Self.fromText(Node.self, text))
+            #expect(fast == (try JSONDecoder().decode(Node.self, from: Data(text.utf8))))
+        }
+    }
+
+    /// An element that counts its live instances, to show that elements read before a failure
+    /// are released. Only the test below makes any, so tests running alongside do not disturb it.
     final class Counted: Decodable, JSONTapeDecodable, Sendable {
         static let live = Mutex(0)
         let value: Int
@@ -300,18 +332,33 @@ struct GeneratedTextReaderTests {
         convenience init(jsonText reader: inout JSONTextReader) throws { self.init(try reader.decode(Int.self)) }
     }
 
-    @Test("elements read before a failure in a nested array are released, wherever the failure falls")
+    @Test("elements read before a failure in a nested array are released, wherever the failure falls and whatever it is")
     func elementsBeforeAFailureAreReleased() throws {
-        for count in [1, 5, 16, 17, 40] {
+        // Counted is one reference: 32 fit in the stack's room, so 31 to 33 cross it.
+        for count in [1, 5, 16, 17, 31, 32, 33, 40] {
             for bad in [nil] + Array(0..<count) {
-                let items = (0..<count).map { $0 == bad ? "x" : String($0) }.joined(separator: ",")
-                let text = "[[" + items + "]]"
-                let read = Self.fromText([[Counted]].self, text)
-                #expect((read == nil) == (bad != nil), "\(count) elements, bad at \(String(describing: bad))")
-                #expect(read?.first?.map(\.value) == (bad == nil ? Array(0..<count) : nil))
+                for failure in ["element", "separator", "end"] {
+                    var items = (0..<count).map(String.init)
+                    var tail = "]]"
+                    if let bad {
+                        switch failure {
+                        case "element": items[bad] = "x"
+                        case "separator": items[bad] += " 0"
+                        default:
+                            items.removeSubrange((bad + 1)...)
+                            tail = ""
+                        }
+                    }
+                    let text = "[[" + items.joined(separator: ",") + tail
+                    let read = Self.fromText([[Counted]].self, text)
+                    let what = "\(count) elements, \(failure) bad at \(String(describing: bad))"
+                    #expect((read == nil) == (bad != nil), "\(what)")
+                    #expect(read?.first?.map(\.value) == (bad == nil ? Array(0..<count) : nil), "\(what)")
+                    _ = consume read
+                    #expect(Counted.live.withLock { $0 } == 0, "\(what)")
+                }
             }
         }
-        #expect(Counted.live.withLock { $0 } == 0)
     }
 
     /// A hand-written reader that closes the outer object before it is done with the inner

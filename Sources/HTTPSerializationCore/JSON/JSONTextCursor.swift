@@ -139,6 +139,9 @@ package struct JSONTextCursor {
     /// Whether no container is open: the next value read is the document's own.
     @usableFromInline package var atDocumentLevel: Bool { depth == 0 }
 
+    /// How many containers are open around the cursor.
+    @usableFromInline package var openContainers: Int { depth }
+
     /// How many elements the document's array likely holds, its first read from `start` to
     /// here: a quarter more than the rest of the document holds at that size, as elements vary
     /// and one regrowth would copy them all (pages reserved and never written cost nothing).

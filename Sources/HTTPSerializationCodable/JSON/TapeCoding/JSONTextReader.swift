@@ -222,7 +222,15 @@ public struct JSONTextReader {
         // A nested array (tags, say) is usually short: its first elements are read into the
         // stack and moved into an array of their number, one allocation of the size needed
         // where growing from a guess would regrow (and copy) as soon as the guess fell short.
-        let room = max(1, Self.stackedArrayBytes / max(MemoryLayout<Element>.stride, 1))
+        // Elements too large for two to fit grow as any array does, and so do arrays nested
+        // deep (a recursive model's), so the stack spent on them stays bounded.
+        let stride = MemoryLayout<Element>.stride
+        guard stride <= Self.stackedArrayBytes / 2, cursor.openContainers <= Self.stackedArrayDepth else {
+            var elements: [Element] = []
+            repeat { elements.append(try element(&self)) } while try nextElement()
+            return elements
+        }
+        let room = Self.stackedArrayBytes / stride
         return try withUnsafeTemporaryAllocation(of: Element.self, capacity: room) { stack in
             let start = stack.baseAddress!
             var count = 0
@@ -249,7 +257,10 @@ public struct JSONTextReader {
     }
 
     /// How many bytes of a nested array's first elements ``array(_:)`` holds on the stack.
-    @usableFromInline static var stackedArrayBytes: Int { 256 }
+    @inlinable static var stackedArrayBytes: Int { 256 }
+
+    /// How deep in the document a nested array may be and still be read into the stack.
+    @inlinable static var stackedArrayDepth: Int { 32 }
 
     /// The document's own array (records, usually), the reader at its first element. It grows
     /// to megabytes: regrowing it copies them and faults in fresh pages each time, so it is
