@@ -136,10 +136,8 @@ package struct JSONTextCursor {
         return true
     }
 
-    /// Whether no container is open: the next value read is the document's own.
-    @usableFromInline package var atDocumentLevel: Bool { depth == 0 }
-
-    /// How many containers are open around the cursor.
+    /// How many containers are open around the cursor (none: the next value read is the
+    /// document's own).
     @usableFromInline package var openContainers: Int { depth }
 
     /// How many elements the document's array likely holds, its first read from `start` to

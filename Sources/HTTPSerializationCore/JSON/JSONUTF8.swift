@@ -39,10 +39,11 @@ package enum JSONUTF8 {
     /// of a table-driven automaton (Table 3-7's byte ranges, plus states for a string's
     /// escapes and exits for its specials), and the only branch taken is the exit. The run
     /// goes on in stretches of 32 bytes while the last one held non-ASCII text (past the
-    /// run's first four bytes, where its first sequence is), then the caller's eight-bytes-at-a-time loop gets the text
-    /// back, in case the rest is ASCII: prose that mixes scripts stays in the automaton, and
-    /// ASCII with a rare accent pays 32 bytes of steps for each. (This scans §7 16% faster
-    /// than a fixed 32 bytes; other lengths tried are in the design notes.)
+    /// run's first four bytes, where its first sequence is), then the caller's
+    /// eight-bytes-at-a-time loop gets the text back, in case the rest is ASCII: prose that
+    /// mixes scripts stays in the automaton, and ASCII with a rare accent pays 32 bytes of
+    /// steps for each. (This scans §7 16% faster than a fixed 32 bytes; other lengths tried
+    /// are in the design notes.)
     @inline(__always)
     package static func validateRun(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) throws(JSONReadingError) -> (end: Int, passedEscape: Bool) {
         var index = start

@@ -216,7 +216,7 @@ public struct JSONTextReader {
     /// The array at the reader, each element read by `element`.
     @inlinable
     mutating func array<Element>(_ element: (inout JSONTextReader) throws -> Element) throws -> [Element] {
-        let atDocumentLevel = cursor.atDocumentLevel
+        let atDocumentLevel = cursor.openContainers == 0
         guard try openArray() else { return [] }
         if atDocumentLevel { return try documentArray(element) }
         // A nested array (tags, say) is usually short: its first elements are read into the
@@ -238,9 +238,7 @@ public struct JSONTextReader {
             defer { start.deinitialize(count: count) }
             repeat {
                 if count == room {
-                    var elements: [Element] = []
-                    elements.reserveCapacity(room &* 2)
-                    for index in 0..<count { elements.append((start + index).move()) }
+                    var elements = Self.moving(count, from: start, reserving: room &* 2)
                     count = 0
                     repeat { elements.append(try element(&self)) } while try nextElement()
                     return elements
@@ -248,12 +246,19 @@ public struct JSONTextReader {
                 (start + count).initialize(to: try element(&self))
                 count &+= 1
             } while try nextElement()
-            var elements: [Element] = []
-            elements.reserveCapacity(count)
-            for index in 0..<count { elements.append((start + index).move()) }
+            let elements = Self.moving(count, from: start, reserving: count)
             count = 0
             return elements
         }
+    }
+
+    /// A new array of `capacity` holding the `count` elements moved out of `start`.
+    @inlinable
+    static func moving<Element>(_ count: Int, from start: UnsafeMutablePointer<Element>, reserving capacity: Int) -> [Element] {
+        var elements: [Element] = []
+        elements.reserveCapacity(capacity)
+        for index in 0..<count { elements.append((start + index).move()) }
+        return elements
     }
 
     /// How many bytes of a nested array's first elements ``array(_:)`` holds on the stack.
