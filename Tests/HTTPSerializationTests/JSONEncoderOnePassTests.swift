@@ -129,6 +129,59 @@ struct JSONEncoderOnePassTests {
         #expect(try ParameterValue(json: data) == ParameterValue(json: JSONEncoder().encode([Dog(), Dog()])))
     }
 
+    /// Holds a container past the code of the value that made it.
+    final class Kept {
+        var object: KeyedEncodingContainer<Unusual.Keys>?
+        var list: (any UnkeyedEncodingContainer)?
+    }
+
+    /// Hands its object and a list of its own out, written to once its parent goes on.
+    struct HandsOut: Encodable {
+        let kept: Kept
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Unusual.Keys.self)
+            try container.encode(1, forKey: .a)
+            kept.list = container.nestedUnkeyedContainer(forKey: .list)
+            kept.object = container
+        }
+    }
+
+    /// Writes to a child's containers after the child's `encode(to:)` returned, once before
+    /// its own next key and once after; the child under a key or in an array.
+    struct WritesLater: Encodable {
+        var afterNextKey: Bool
+        var inArray: Bool
+        func encode(to encoder: any Encoder) throws {
+            let kept = Kept()
+            var container = encoder.container(keyedBy: Unusual.Keys.self)
+            if inArray {
+                try container.encode([HandsOut(kept: kept)], forKey: .nested)
+            } else {
+                try container.encode(HandsOut(kept: kept), forKey: .nested)
+            }
+            if afterNextKey { try container.encode("b", forKey: .b) }
+            try kept.object?.encode(2, forKey: .b)
+            try kept.list?.encode("late")
+            try container.encode(3, forKey: .a)
+        }
+    }
+
+    // `JSONEncoder` drops such writes (the child's value is fixed when its code returns); the
+    // writes land here, as a container's writes always do.
+    @Test("a container written after its value's code returned keeps the write", arguments: [0, 1])
+    func containerKeptPastItsValue(variant: Int) throws {
+        let (ours, _) = Self.encoders(variant)
+        for afterNextKey in [false, true] {
+            for inArray in [false, true] {
+                let data = try ours.encode(WritesLater(afterNextKey: afterNextKey, inArray: inArray))
+                let child: ParameterValue = ["a": 1, "b": 2, "list": ["late"]]
+                var expected: ParameterValue = ["nested": inArray ? [child] : child, "a": 3]
+                if afterNextKey { expected = ["nested": inArray ? [child] : child, "b": "b", "a": 3] }
+                #expect(try ParameterValue(json: data) == expected, "\(String(decoding: data, as: UTF8.self))")
+            }
+        }
+    }
+
     struct Fails: Encodable, Error {
         var afterWriting: Bool
         func encode(to encoder: any Encoder) throws {
