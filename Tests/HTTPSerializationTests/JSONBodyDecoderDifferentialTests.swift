@@ -127,6 +127,38 @@ struct JSONBodyDecoderDifferentialTests {
         Self.compare(SnakeModel.self, rounds: 2_000, seed: 1_963, ours: ours, foundation: foundation) { ModelDocuments.snake(&$0) }
     }
 
+    @Test("under snake-case conversion, objects with no underscore in their keys are matched as written, as JSONDecoder matches them")
+    func snakeCaseWithoutUnderscoresMatchesJSONDecoder() {
+        var ours = JSONBodyDecoder()
+        ours.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        Self.compare(SnakeModel.self, rounds: 2_000, seed: 1_964, ours: ours, foundation: foundation) { ModelDocuments.withoutUnderscores(&$0) }
+    }
+
+    /// Every key of an object, as the decoder's strategy gives them.
+    struct KeyNames: Decodable {
+        var names: Set<String>
+        init(from decoder: any Decoder) throws {
+            names = Set(try decoder.container(keyedBy: JSONCodingKey.self).allKeys.map(\.stringValue))
+        }
+    }
+
+    @Test("snake-case keys list as JSONDecoder lists them, past the number the decoder keeps converted and in objects small enough to scan")
+    func manySnakeCaseKeysConvert() throws {
+        let keys = (0..<(JSONTapeDecoder.convertedKeyLimit + 200)).map { "key_\($0)_name" }
+        let object = "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        let small = #"{"user_id":1,"userName":2,"__private_":3,"created__at_":4,"URL_path":5}"#
+        let data = Data("[\(object),\(object),\(small)]".utf8)
+        var ours = JSONBodyDecoder()
+        ours.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let mine = try ours.decode([KeyNames].self, from: data).map(\.names)
+        #expect(mine == (try foundation.decode([KeyNames].self, from: data).map(\.names)))
+        #expect(mine.first?.contains("key699Name") == true)
+    }
+
     @Test("ISO 8601 dates read as JSONDecoder reads them, fast path or not")
     func iso8601MatchesJSONDecoder() {
         var ours = JSONBodyDecoder()
@@ -158,6 +190,12 @@ struct ModelDocuments {
         var documents = ModelDocuments(random)
         defer { random = documents.random }
         return documents.snake()
+    }
+
+    static func withoutUnderscores(_ random: inout SplitMix64) -> String {
+        var documents = ModelDocuments(random)
+        defer { random = documents.random }
+        return documents.withoutUnderscores()
     }
 
     static func timestamp(_ random: inout SplitMix64) -> String {
@@ -198,6 +236,19 @@ struct ModelDocuments {
     }
 
     /// Fields in shuffled order, some dropped, nulled, mistyped, duplicated or escaped, plus unknown keys.
+    /// ``snake()``'s fields with keys that have no underscore, which the conversion leaves as
+    /// they are (the nested object's own keys are a dictionary's, never converted).
+    mutating func withoutUnderscores() -> String {
+        var fields: [(String, String)] = [
+            (["userID", "userId", "UserID"][random.range(0, 2)], integer(bits: 64)),
+            // A third are missing their one required key, as written.
+            (["userName", "userName", "username"][random.range(0, 2)], string()),
+            (["createdAt", "CreatedAt", "createdat"][random.range(0, 2)], number()),
+            (["nestedValue", "nestedvalue"][random.range(0, 1)], "{\"inner_key\":1,\"otherKey\":2}"),
+        ]
+        return object(&fields)
+    }
+
     private mutating func object(_ fields: inout [(String, String)]) -> String {
         var members: [String] = []
         fields.shuffle(using: &random)

@@ -21,6 +21,29 @@ enum JSONBenchmarks {
         var created: String
     }
 
+    /// ``Record`` as a snake-case API sends it: three of its keys have underscores.
+    struct SnakeCaseRecord: Codable, Equatable {
+        var id: Int
+        var uuid: String
+        var name: String
+        var emailAddress: String
+        var isActive: Bool
+        var score: Double
+        var tags: [String]
+        var address: Record.Address
+        var createdAt: String
+    }
+
+    /// The §6 document with three keys of each record in snake case (`email_address`,
+    /// `is_active`, `created_at`), for `.convertFromSnakeCase`.
+    static func snakeCaseDocument(objects: Int) -> Data {
+        var text = String(decoding: document(objects: objects), as: UTF8.self)
+        for (plain, snake) in [("email", "email_address"), ("active", "is_active"), ("created", "created_at")] {
+            text = text.replacingOccurrences(of: "\"\(plain)\":", with: "\"\(snake)\":")
+        }
+        return Data(text.utf8)
+    }
+
     static func document(objects: Int) -> Data {
         var generator = SplitMix64(seed: 3)
         var text = "["
@@ -88,6 +111,24 @@ enum JSONBenchmarks {
         recordRatio("json-any-vs-jsonserialization", times[0] / times[1], target: 5)
         recordRatio("json-any-without-nulls-vs-jsonserialization", times[0] / times[2], target: 5)
         recordRatio("json-decodable-vs-jsondecoder", times[3] / times[4], target: 5)
+
+        // The same records from an API that writes snake case, under `.convertFromSnakeCase`
+        // in both decoders: every shape's aim is 3.5x.
+        let snakeData = snakeCaseDocument(objects: quick ? 500 : 56_000)
+        var snakeOurs = JSONBodyDecoder()
+        snakeOurs.keyDecodingStrategy = .convertFromSnakeCase
+        let snakeFoundation = JSONDecoder()
+        snakeFoundation.keyDecodingStrategy = .convertFromSnakeCase
+        check((try? snakeOurs.decode([SnakeCaseRecord].self, from: snakeData)) == (try? snakeFoundation.decode([SnakeCaseRecord].self, from: snakeData))
+              && (try? snakeOurs.decode([SnakeCaseRecord].self, from: snakeData))?.count == (quick ? 500 : 56_000),
+              "snake-case records decode differently from JSONDecoder")
+        let snakeTimes = fastest(runs: runs, [
+            { consume(try? snakeFoundation.decode([SnakeCaseRecord].self, from: snakeData)) },
+            { consume(try? snakeOurs.decode([SnakeCaseRecord].self, from: snakeData)) },
+        ])
+        print("  snake-case keys (.convertFromSnakeCase): JSONDecoder \(format(snakeTimes[0] * 1000)) ms, JSONBodyDecoder \(format(snakeTimes[1] * 1000)) ms, "
+            + "\(format(snakeTimes[0] / snakeTimes[1], 2))x   (target >= 3.5x)")
+        recordRatio("json-decodable-snake-case-vs-jsondecoder", snakeTimes[0] / snakeTimes[1], target: 3.5)
 
         // The package's own reader: the parse alone against a plain copy of the document,
         // and the typed tree against JSONSerialization's `Any` graph.

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-generated|json-generated-paths|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-decodable-snake|json-generated|json-generated-paths|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -134,6 +134,12 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
     case "json-decodable":
         let data = JSONBenchmarks.document(objects: 56_000)
         for _ in 0..<10 { consume(try? JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: data)) }
+    case "json-decodable-snake":
+        // The §6 records with snake-case keys, under `.convertFromSnakeCase`.
+        let data = JSONBenchmarks.snakeCaseDocument(objects: 56_000)
+        var decoder = JSONBodyDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        for _ in 0..<10 { consume(try? decoder.decode([JSONBenchmarks.SnakeCaseRecord].self, from: data)) }
     case "json-decodable-floor":
         // The Codable floor of `json-decodable`: the same records replayed with no JSON read.
         let records = try JSONBodyDecoder().decode([JSONBenchmarks.Record].self, from: JSONBenchmarks.document(objects: 56_000))
@@ -191,7 +197,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-generated, json-generated-strings, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-decodable-snake, json-generated, json-generated-strings, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)

@@ -15,7 +15,7 @@ struct JSONObjectIndex {
             var name = tape.string(entry)
             switch decoder.options.keyDecodingStrategy {
             case .useDefaultKeys: break
-            case .convertFromSnakeCase: name = JSONKeyConversion.camelCase(fromSnakeCase: name)
+            case .convertFromSnakeCase: name = decoder.camelCase(fromSnakeCase: name)
             case .custom(let convert): name = convert(containerPath + [JSONCodingKey(stringValue: name)]).stringValue
             }
             // The first of duplicate keys wins, as in `JSONDecoder`.
@@ -30,7 +30,9 @@ struct JSONObjectIndex {
 
 /// An object read by coding key. Keys that are few, unique and unescaped are matched by
 /// comparing bytes on the tape, starting where the last match ended; any other object is
-/// indexed once when the container is made.
+/// indexed once when the container is made. Under `.convertFromSnakeCase`, a key with an
+/// underscore is compared as converted (once per decode) and any other as written, which the
+/// conversion leaves it.
 struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONTapeDecoder
     let object: Int
@@ -46,7 +48,8 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.decoder = decoder
         self.object = object
         self.site = site
-        if decoder.keysAsWritten, tape.length(object) <= Self.scanLimit, Self.keysAreScannable(object, in: tape) {
+        if decoder.keysAsWritten || decoder.convertsFromSnakeCase, tape.length(object) <= Self.scanLimit,
+           Self.keysAreScannable(object, in: tape, converting: decoder.convertsFromSnakeCase ? decoder : nil) {
             index = nil
         } else {
             index = JSONObjectIndex(object, decoder: decoder, site: site)
@@ -61,7 +64,9 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var keys: [Key] = []
         var entry = object + 1
         while entry < tape.offset(object) {
-            if let key = Key(stringValue: tape.string(entry)) { keys.append(key) }
+            var name = tape.string(entry)
+            if decoder.convertsFromSnakeCase { name = decoder.camelCase(fromSnakeCase: name) }
+            if let key = Key(stringValue: name) { keys.append(key) }
             entry = tape.next(entry + 1)
         }
         return keys
@@ -93,10 +98,19 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let slot = 2 * (object & (JSONTapeDecoder.hintSlots - 1))
         var entry = decoder.keyHints[slot] == object ? decoder.keyHints[slot + 1] : object + 1
         var name = name
+        let converting = decoder.convertsFromSnakeCase
         return name.withUTF8 { wanted -> Int? in
             for _ in 0..<count {
                 if entry >= end { entry = object + 1 }
-                if tape.length(entry) == wanted.count, JSONTapeReader.equal(tape.base + tape.offset(entry), wanted.baseAddress, count: wanted.count) {
+                let matches: Bool
+                if converting, case let text = tape.text(entry), text.contains(UInt8(ascii: "_")) {
+                    var converted = decoder.camelCase(fromSnakeCase: text)
+                    matches = converted.withUTF8 { $0.elementsEqual(wanted) }
+                } else {
+                    matches = tape.length(entry) == wanted.count
+                        && JSONTapeReader.equal(tape.base + tape.offset(entry), wanted.baseAddress, count: wanted.count)
+                }
+                if matches {
                     decoder.keyHints[slot] = object
                     decoder.keyHints[slot + 1] = tape.next(entry + 1)
                     return entry + 1
@@ -109,7 +123,9 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Whether every key is written without escapes and no two are equal, checked with a
     /// 256-bit filter over a hash of each key (and bytes compared only where it collides).
-    private static func keysAreScannable(_ object: Int, in tape: JSONTapeReader) -> Bool {
+    /// With a `converting` decoder, keys are compared as converted from snake case, and any
+    /// collision of the filter among them is taken for a repeat.
+    private static func keysAreScannable(_ object: Int, in tape: JSONTapeReader, converting decoder: JSONTapeDecoder?) -> Bool {
         var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         let first = object + 1
         let end = tape.offset(object)
@@ -117,7 +133,14 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         while entry < end {
             guard tape.flags(entry) & JSONTape.hasEscapes == 0 else { return false }
             let text = tape.text(entry)
-            let bit = JSONTapeReader.keyHash(text) >> 56
+            let hash: UInt64
+            if let decoder, text.contains(UInt8(ascii: "_")) {
+                var converted = decoder.camelCase(fromSnakeCase: text)
+                hash = converted.withUTF8 { JSONTapeReader.keyHash($0) }
+            } else {
+                hash = JSONTapeReader.keyHash(text)
+            }
+            let bit = hash >> 56
             let mask: UInt64 = 1 << (bit & 63)
             let seen: Bool
             switch bit >> 6 {
@@ -127,6 +150,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             default: seen = filter.3 & mask != 0; filter.3 |= mask
             }
             if seen {
+                if decoder != nil { return false }
                 var earlier = first
                 while earlier < entry {
                     if tape.length(earlier) == text.count, JSONTapeReader.equal(tape.base + tape.offset(earlier), text.baseAddress, count: text.count) {

@@ -70,6 +70,8 @@ final class JSONTapeDecoder: Decoder {
     let options: JSONBodyDecoder
     let userInfo: [CodingUserInfoKey: Any]
     let keysAsWritten: Bool
+    /// The key strategy is `.convertFromSnakeCase`, which leaves a key with no underscore as it is.
+    let convertsFromSnakeCase: Bool
     // The state below is touched only by the decode running on this decoder, one call at a
     // time (a Decoder is not shared across threads), so the runtime's exclusivity checks on
     // every access are skipped.
@@ -86,6 +88,7 @@ final class JSONTapeDecoder: Decoder {
         self.options = options
         userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
         if case .useDefaultKeys = options.keyDecodingStrategy { keysAsWritten = true } else { keysAsWritten = false }
+        if case .convertFromSnakeCase = options.keyDecodingStrategy { convertsFromSnakeCase = true } else { convertsFromSnakeCase = false }
         self.entry = entry
         self.path = path
         keyHints = .allocate(capacity: 2 * JSONTapeDecoder.hintSlots)
@@ -97,6 +100,29 @@ final class JSONTapeDecoder: Decoder {
     }
 
     static let hintSlots = 64
+
+    /// Snake-case keys already converted in this decode, as an API repeats its keys in every
+    /// object; at most ``convertedKeyLimit``, so distinct keys cannot grow it without end.
+    @exclusivity(unchecked) private var convertedKeys: [String: String] = [:]
+    static let convertedKeyLimit = 512
+
+    /// `key` converted from snake case, as `JSONDecoder` converts it.
+    func camelCase(fromSnakeCase key: String) -> String {
+        guard key.utf8.contains(UInt8(ascii: "_")) else { return key }
+        return convertedKey(key)
+    }
+
+    /// The key written as `bytes` (no escapes, an underscore in it) converted from snake case.
+    func camelCase(fromSnakeCase bytes: UnsafeBufferPointer<UInt8>) -> String {
+        convertedKey(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private func convertedKey(_ key: String) -> String {
+        if let known = convertedKeys[key] { return known }
+        let converted = JSONKeyConversion.camelCase(fromSnakeCase: key)
+        if convertedKeys.count < Self.convertedKeyLimit { convertedKeys[key] = converted }
+        return converted
+    }
 
     /// The last two types asked whether they have a reader of their own, and the answers:
     /// a model's values come in runs of a few types, and the runtime's lookup costs more than
