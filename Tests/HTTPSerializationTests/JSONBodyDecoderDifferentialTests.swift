@@ -159,6 +159,40 @@ struct JSONBodyDecoderDifferentialTests {
         #expect(mine.first?.contains("key699Name") == true)
     }
 
+    /// Looks up a fixed set of names (`contains`, then `decode`) and a super decoder.
+    struct Probe: Decodable, Equatable {
+        static let names = ["caf\u{E9}", "K", "\u{212A}", "userId", "aB", "user_name", "userName", "x"]
+        var values: [String: Int] = [:]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: JSONCodingKey.self)
+            for name in Self.names where container.contains(JSONCodingKey(stringValue: name)) {
+                values[name] = try container.decode(Int.self, forKey: JSONCodingKey(stringValue: name))
+            }
+            values["super"] = try Int?(from: container.superDecoder(forKey: JSONCodingKey(stringValue: "sup")))
+        }
+    }
+
+    @Test("keys spelled differently but equal as strings, and keys that convert to the same name, match as in JSONDecoder", arguments: [false, true])
+    func equalSpellingsAndConvertedRepeatsMatchJSONDecoder(snakeCase: Bool) {
+        let documents = [
+            "{\"cafe\u{301}\":1}", "{\"caf\u{E9}\":1}", "{\"\u{212A}\":2}", "{\"K\":3}", "{\"K\":3,\"\u{212A}\":2}",
+            #"{"user_id":1,"userId":2}"#, #"{"userId":2,"user_id":1}"#, #"{"a_b":1,"A_B":2}"#, #"{"user_id":1,"user__id":2}"#,
+            #"{"user_name":5}"#, #"{"userName":5,"user_name":6}"#, #"{"sup":7,"x":1}"#, #"{"x":1,"sup":7,"user_id":3}"#,
+        ]
+        var ours = JSONBodyDecoder()
+        let foundation = JSONDecoder()
+        if snakeCase {
+            ours.keyDecodingStrategy = .convertFromSnakeCase
+            foundation.keyDecodingStrategy = .convertFromSnakeCase
+        }
+        for document in documents {
+            let data = Data(document.utf8)
+            let mine = Outcome { try ours.decode(Probe.self, from: data) }
+            let theirs = Outcome { try foundation.decode(Probe.self, from: data) }
+            #expect(mine.matches(foundation: theirs), "\(document)\n ours: \(mine)\n JSONDecoder: \(theirs)")
+        }
+    }
+
     @Test("ISO 8601 dates read as JSONDecoder reads them, fast path or not")
     func iso8601MatchesJSONDecoder() {
         var ours = JSONBodyDecoder()
@@ -235,7 +269,6 @@ struct ModelDocuments {
         return object(&fields)
     }
 
-    /// Fields in shuffled order, some dropped, nulled, mistyped, duplicated or escaped, plus unknown keys.
     /// ``snake()``'s fields with keys that have no underscore, which the conversion leaves as
     /// they are (the nested object's own keys are a dictionary's, never converted).
     mutating func withoutUnderscores() -> String {
@@ -249,6 +282,7 @@ struct ModelDocuments {
         return object(&fields)
     }
 
+    /// Fields in shuffled order, some dropped, nulled, mistyped, duplicated or escaped, plus unknown keys.
     private mutating func object(_ fields: inout [(String, String)]) -> String {
         var members: [String] = []
         fields.shuffle(using: &random)

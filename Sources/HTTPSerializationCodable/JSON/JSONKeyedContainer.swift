@@ -1,6 +1,7 @@
 import HTTPSerializationCore
-/// The keys of an object that need more than a scan: duplicated, escaped, converted by a
-/// key strategy, or too many to scan. Maps each key (as matched) to its first value.
+/// The keys of an object that need more than a scan: duplicated, escaped or not ASCII,
+/// converted by a custom key strategy, or too many to scan. Maps each key (as matched) to its
+/// first value.
 struct JSONObjectIndex {
     var values: [String: Int] = [:]
     var keys: [String] = []
@@ -28,11 +29,11 @@ struct JSONObjectIndex {
     }
 }
 
-/// An object read by coding key. Keys that are few, unique and unescaped are matched by
+/// An object read by coding key. Keys that are few, unique, unescaped and ASCII are matched by
 /// comparing bytes on the tape, starting where the last match ended; any other object is
 /// indexed once when the container is made. Under `.convertFromSnakeCase`, a key with an
-/// underscore is compared as converted (once per decode) and any other as written, which the
-/// conversion leaves it.
+/// underscore is compared as converted (conversions are kept for the decode) and any other as
+/// written, since the conversion leaves it so.
 struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONTapeDecoder
     let object: Int
@@ -64,9 +65,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var keys: [Key] = []
         var entry = object + 1
         while entry < tape.offset(object) {
-            var name = tape.string(entry)
-            if decoder.convertsFromSnakeCase { name = decoder.camelCase(fromSnakeCase: name) }
-            if let key = Key(stringValue: name) { keys.append(key) }
+            if let key = Key(stringValue: matchedName(entry)) { keys.append(key) }
             entry = tape.next(entry + 1)
         }
         return keys
@@ -99,7 +98,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var entry = decoder.keyHints[slot] == object ? decoder.keyHints[slot + 1] : object + 1
         var name = name
         let converting = decoder.convertsFromSnakeCase
-        return name.withUTF8 { wanted -> Int? in
+        let found = name.withUTF8 { wanted -> Int? in
             for _ in 0..<count {
                 if entry >= end { entry = object + 1 }
                 let matches: Bool
@@ -119,19 +118,40 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             return nil
         }
+        if let found { return found }
+        // Scanned keys are ASCII, yet a coding key that is not can equal one as `String`s (a
+        // Kelvin sign and `K`), as `JSONDecoder` compares keys: looked for so, in order.
+        guard !name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var candidate = object + 1
+        while candidate < end {
+            if matchedName(candidate) == name { return candidate + 1 }
+            candidate = tape.next(candidate + 1)
+        }
+        return nil
     }
 
-    /// Whether every key is written without escapes and no two are equal, checked with a
-    /// 256-bit filter over a hash of each key (and bytes compared only where it collides).
-    /// With a `converting` decoder, keys are compared as converted from snake case, and any
-    /// collision of the filter among them is taken for a repeat.
+    /// The key at `entry` as it is matched: converted from snake case if the decoder converts.
+    private func matchedName(_ entry: Int) -> String {
+        Self.matchedName(entry, in: decoder.tape, converting: decoder.convertsFromSnakeCase ? decoder : nil)
+    }
+
+    private static func matchedName(_ entry: Int, in tape: JSONTapeReader, converting decoder: JSONTapeDecoder?) -> String {
+        let name = tape.string(entry)
+        return decoder?.camelCase(fromSnakeCase: name) ?? name
+    }
+
+    /// Whether every key is ASCII written without escapes and no two are equal, checked with a
+    /// 256-bit filter over a hash of each key (and keys compared only where it collides). With
+    /// a `converting` decoder, keys are hashed and compared as converted from snake case.
     private static func keysAreScannable(_ object: Int, in tape: JSONTapeReader, converting decoder: JSONTapeDecoder?) -> Bool {
         var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         let first = object + 1
         let end = tape.offset(object)
         var entry = first
         while entry < end {
-            guard tape.flags(entry) & JSONTape.hasEscapes == 0 else { return false }
+            // Other spellings are equal as `String`s (a precomposed `é` and `e` with an accent
+            // mark), as `JSONDecoder` compares keys: the index compares them so.
+            guard tape.flags(entry) & (JSONTape.hasEscapes | JSONTape.hasNonASCII) == 0 else { return false }
             let text = tape.text(entry)
             let hash: UInt64
             if let decoder, text.contains(UInt8(ascii: "_")) {
@@ -149,8 +169,14 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             case 2: seen = filter.2 & mask != 0; filter.2 |= mask
             default: seen = filter.3 & mask != 0; filter.3 |= mask
             }
-            if seen {
-                if decoder != nil { return false }
+            if seen, let decoder {
+                let name = matchedName(entry, in: tape, converting: decoder)
+                var earlier = first
+                while earlier < entry {
+                    if matchedName(earlier, in: tape, converting: decoder) == name { return false }
+                    earlier = tape.next(earlier + 1)
+                }
+            } else if seen {
                 var earlier = first
                 while earlier < entry {
                     if tape.length(earlier) == text.count, JSONTapeReader.equal(tape.base + tape.offset(earlier), text.baseAddress, count: text.count) {

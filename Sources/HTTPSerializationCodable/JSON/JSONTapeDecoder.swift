@@ -102,7 +102,8 @@ final class JSONTapeDecoder: Decoder {
     static let hintSlots = 64
 
     /// Snake-case keys already converted in this decode, as an API repeats its keys in every
-    /// object; at most ``convertedKeyLimit``, so distinct keys cannot grow it without end.
+    /// object; at most ``convertedKeyLimit`` (then emptied), so distinct keys cannot grow it
+    /// without end.
     @exclusivity(unchecked) private var convertedKeys: [String: String] = [:]
     static let convertedKeyLimit = 512
 
@@ -120,7 +121,9 @@ final class JSONTapeDecoder: Decoder {
     private func convertedKey(_ key: String) -> String {
         if let known = convertedKeys[key] { return known }
         let converted = JSONKeyConversion.camelCase(fromSnakeCase: key)
-        if convertedKeys.count < Self.convertedKeyLimit { convertedKeys[key] = converted }
+        // Full: start again, so the keys in use now are the ones kept.
+        if convertedKeys.count == Self.convertedKeyLimit { convertedKeys.removeAll(keepingCapacity: true) }
+        convertedKeys[key] = converted
         return converted
     }
 
