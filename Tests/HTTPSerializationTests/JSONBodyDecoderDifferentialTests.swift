@@ -118,21 +118,26 @@ struct JSONBodyDecoderDifferentialTests {
         Self.compare(Model.self, rounds: 5_000, seed: 1_962) { ModelDocuments.model(&$0) }
     }
 
+    /// Our decoder and `JSONDecoder`, both under `.convertFromSnakeCase` or both without a strategy.
+    static func decoders(snakeCase: Bool) -> (JSONBodyDecoder, JSONDecoder) {
+        var ours = JSONBodyDecoder()
+        let foundation = JSONDecoder()
+        if snakeCase {
+            ours.keyDecodingStrategy = .convertFromSnakeCase
+            foundation.keyDecodingStrategy = .convertFromSnakeCase
+        }
+        return (ours, foundation)
+    }
+
     @Test("snake-case keys convert as JSONDecoder converts them; dictionary keys stay as written")
     func snakeCaseMatchesJSONDecoder() {
-        var ours = JSONBodyDecoder()
-        ours.keyDecodingStrategy = .convertFromSnakeCase
-        let foundation = JSONDecoder()
-        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let (ours, foundation) = Self.decoders(snakeCase: true)
         Self.compare(SnakeModel.self, rounds: 2_000, seed: 1_963, ours: ours, foundation: foundation) { ModelDocuments.snake(&$0) }
     }
 
     @Test("under snake-case conversion, objects with no underscore in their keys are matched as written, as JSONDecoder matches them")
     func snakeCaseWithoutUnderscoresMatchesJSONDecoder() {
-        var ours = JSONBodyDecoder()
-        ours.keyDecodingStrategy = .convertFromSnakeCase
-        let foundation = JSONDecoder()
-        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let (ours, foundation) = Self.decoders(snakeCase: true)
         Self.compare(SnakeModel.self, rounds: 2_000, seed: 1_964, ours: ours, foundation: foundation) { ModelDocuments.withoutUnderscores(&$0) }
     }
 
@@ -150,10 +155,7 @@ struct JSONBodyDecoderDifferentialTests {
         let object = "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
         let small = #"{"user_id":1,"userName":2,"__private_":3,"created__at_":4,"URL_path":5}"#
         let data = Data("[\(object),\(object),\(small)]".utf8)
-        var ours = JSONBodyDecoder()
-        ours.keyDecodingStrategy = .convertFromSnakeCase
-        let foundation = JSONDecoder()
-        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let (ours, foundation) = Self.decoders(snakeCase: true)
         let mine = try ours.decode([KeyNames].self, from: data).map(\.names)
         #expect(mine == (try foundation.decode([KeyNames].self, from: data).map(\.names)))
         #expect(mine.first?.contains("key699Name") == true)
@@ -179,12 +181,7 @@ struct JSONBodyDecoderDifferentialTests {
             #"{"user_id":1,"userId":2}"#, #"{"userId":2,"user_id":1}"#, #"{"a_b":1,"A_B":2}"#, #"{"user_id":1,"user__id":2}"#,
             #"{"user_name":5}"#, #"{"userName":5,"user_name":6}"#, #"{"sup":7,"x":1}"#, #"{"x":1,"sup":7,"user_id":3}"#,
         ]
-        var ours = JSONBodyDecoder()
-        let foundation = JSONDecoder()
-        if snakeCase {
-            ours.keyDecodingStrategy = .convertFromSnakeCase
-            foundation.keyDecodingStrategy = .convertFromSnakeCase
-        }
+        let (ours, foundation) = Self.decoders(snakeCase: snakeCase)
         for document in documents {
             let data = Data(document.utf8)
             let mine = Outcome { try ours.decode(Probe.self, from: data) }
