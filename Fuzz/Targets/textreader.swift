@@ -4,8 +4,8 @@ import HTTPSerialization
 /// Readers straight from the text (`JSONTextReader`, what `@JSONTapeCodable` writes) on
 /// arbitrary bytes, against the tape alone: a decode that reads the text first must give what
 /// the tape gives, the same value or the same error, for models with nested objects, arrays,
-/// optionals, dictionaries and raw-value enums. The readers are written here by hand (the fuzz
-/// build has no compiler plugin), one like the macro's.
+/// optionals, dictionaries and raw-value enums, also under `.convertFromSnakeCase`. The readers
+/// are written here by hand (the fuzz build has no compiler plugin), one like the macro's.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTextReader(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = Data(UnsafeRawBufferPointer(start: start, count: count))
@@ -13,12 +13,16 @@ public func fuzzTextReader(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     compare([Record].self, data)
     compare([String: Part].self, data)
     compare(Part?.self, data)
+    compare(Account.self, data, snakeCase: true)
+    compare([Account].self, data, snakeCase: true)
+    compare(Record.self, data, snakeCase: true)
     return 0
 }
 
 /// Decodes `data` as `type` both ways and requires the same outcome.
-private func compare<T: Decodable & Equatable>(_ type: T.Type, _ data: Data) {
-    let decoder = JSONBodyDecoder()
+private func compare<T: Decodable & Equatable>(_ type: T.Type, _ data: Data, snakeCase: Bool = false) {
+    var decoder = JSONBodyDecoder()
+    if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
     let textFirst = Result { try decoder.decode(type, from: data) }
     let tapeOnly = Result { try decoder.decode(type, from: data, atKeyPath: JSONKeyPath([])) }
     switch (textFirst, tapeOnly) {
@@ -66,6 +70,34 @@ private struct Part: Codable, Equatable, JSONTapeDecodable {
         tags = try reader.decode(forKey: "tags", in: &object)
         kind = try reader.decodeIfPresent(forKey: "kind", in: &object)
         try reader.close(&object)
+    }
+}
+
+/// Keys a snake-case API writes with underscores (`user_id`, `email_address`), and one the
+/// conversion keeps as it is (`_tag_`).
+private struct Account: Codable, Equatable, JSONTapeDecodable {
+    var userId: Int
+    var emailAddress: String?
+    var _tag_: [String: Int]?
+    var line2: Part?
+
+    init(jsonTape value: JSONTapeValue) throws {
+        var object = try value.object()
+        let userId = try object.decode(Int.self, forKey: "userId")
+        let emailAddress = try object.decodeIfPresent(String.self, forKey: "emailAddress")
+        let tag = try object.decodeIfPresent([String: Int].self, forKey: "_tag_")
+        let line2 = try object.decodeIfPresent(Part.self, forKey: "line2")
+        (self.userId, self.emailAddress, self._tag_, self.line2) = (userId, emailAddress, tag, line2)
+    }
+
+    init(jsonText reader: inout JSONTextReader) throws {
+        var object = try reader.object()
+        let userId = try reader.decode(Int.self, forKey: "userId", in: &object)
+        let emailAddress = try reader.decodeIfPresent(String.self, forKey: "emailAddress", in: &object)
+        let tag = try reader.decodeIfPresent([String: Int].self, forKey: "_tag_", in: &object)
+        let line2 = try reader.decodeIfPresent(Part.self, forKey: "line2", in: &object)
+        try reader.close(&object)
+        (self.userId, self.emailAddress, self._tag_, self.line2) = (userId, emailAddress, tag, line2)
     }
 }
 

@@ -26,6 +26,21 @@ enum GeneratedJSONBenchmarks {
         var created: String
     }
 
+    /// §6's record as a snake-case API sends it (``JSONBenchmarks/SnakeCaseRecord``), with a
+    /// generated reader.
+    @JSONTapeCodable
+    struct SnakeCaseRecord: Codable, Equatable {
+        var id: Int
+        var uuid: String
+        var name: String
+        var emailAddress: String
+        var isActive: Bool
+        var score: Double
+        var tags: [String]
+        var address: Record.Address
+        var createdAt: String
+    }
+
     @JSONTapeCodable
     struct TextRecord: Codable, Equatable {
         var id: Int
@@ -68,7 +83,31 @@ enum GeneratedJSONBenchmarks {
             NumberRecord(id: try replay.int(), x: try replay.double(), y: try replay.double(), z: try replay.double(),
                          w: try replay.array(replay.double), t: try replay.double())
         }
+        runSnakeCase(quick: quick, runs: runs)
         runEncoding(quick: quick, runs: runs)
+    }
+
+    /// §6 with three snake-case keys per record, under `.convertFromSnakeCase` on both sides:
+    /// the strategy Alamofire users most often carry over, with the `Decodable` path beside it.
+    @MainActor
+    static func runSnakeCase(quick: Bool, runs: Int) {
+        let data = JSONBenchmarks.snakeCaseDocument(objects: quick ? 500 : 56_000)
+        var ours = JSONBodyDecoder()
+        ours.keyDecodingStrategy = .convertFromSnakeCase
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        let expected = try? foundation.decode([SnakeCaseRecord].self, from: data)
+        check(expected?.count == (quick ? 500 : 56_000) && (try? ours.decode([SnakeCaseRecord].self, from: data)) == expected,
+              "snake-case records: the generated path and JSONDecoder disagree")
+        let times = fastest(runs: runs, [
+            { consume(try? foundation.decode([SnakeCaseRecord].self, from: data)) },
+            { consume(try? ours.decode([SnakeCaseRecord].self, from: data)) },
+            { consume(try? ours.decode([JSONBenchmarks.SnakeCaseRecord].self, from: data)) },
+        ])
+        print("  §6 records with snake-case keys (.convertFromSnakeCase), \(data.count) bytes: JSONDecoder \(format(times[0] * 1000)) ms")
+        print("    generated readers        \(format(times[1] * 1000)) ms, \(format(times[0] / times[1], 2))x JSONDecoder   (target >= 8x)")
+        print("    Decodable path           \(format(times[2] * 1000)) ms, \(format(times[0] / times[2], 2))x JSONDecoder")
+        recordRatio("json-generated-decoding-snake-case-vs-jsondecoder", times[0] / times[1], target: 8)
     }
 
     /// The §6 records written back: `JSONEncoder` and the generated writers on `Record`, the

@@ -139,7 +139,7 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
 
     /// A generated reader's fast path: `type` read straight from the text by
     /// ``JSONTapeDecodable/init(jsonText:)``, when it has a reader and keys are matched as
-    /// written. Nil when it does not apply or the reader stopped; the tape path then decodes
+    /// written or converted from snake case. Nil when it does not apply or the reader stopped; the tape path then decodes
     /// (again), with the same value or the exact error.
     package func decodeFromText<T>(_ type: T.Type, _ data: Data) -> T? {
         guard let reader = textReader(of: type), let (bytes, start) = try? JSONTextEncoding.utf8(data) else { return nil }
@@ -152,16 +152,22 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         return decodeFromText(type, by: reader, bytes, from: start)
     }
 
-    /// `type`'s reader from the text, when it has one and keys are matched as written.
+    /// `type`'s reader from the text, when it has one and keys are matched as written or
+    /// converted from snake case (a custom conversion may ask for the key's path, which the
+    /// text reader does not keep).
     private func textReader<T>(of type: T.Type) -> (any JSONTapeDecodable.Type)? {
-        guard case .useDefaultKeys = keyDecodingStrategy else { return nil }
-        return T.self as? any JSONTapeDecodable.Type
+        switch keyDecodingStrategy {
+        case .useDefaultKeys, .convertFromSnakeCase: return T.self as? any JSONTapeDecodable.Type
+        case .custom: return nil
+        }
     }
 
     /// `type` read by `reader` (`type` itself, as a `JSONTapeDecodable`) from the text at `start`.
     private func decodeFromText<T>(_ type: T.Type, by reader: any JSONTapeDecodable.Type, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> T? {
         func read<Reader: JSONTapeDecodable>(_: Reader.Type) -> T? {
-            var text = JSONTextReader(JSONTextCursor(bytes, from: start, maximumDepth: maximumDepth), options: self)
+            var cursor = JSONTextCursor(bytes, from: start, maximumDepth: maximumDepth)
+            if case .convertFromSnakeCase = keyDecodingStrategy { cursor.convertsFromSnakeCase = true }
+            var text = JSONTextReader(cursor, options: self)
             do {
                 let value = try text.decode(Reader.self)
                 try text.cursor.finishDocument()

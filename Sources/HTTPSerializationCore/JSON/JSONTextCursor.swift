@@ -9,7 +9,8 @@
 /// unexpected, whether bad JSON or a value of the wrong kind, is a ``Miss``, and the caller
 /// reads the document again through the tape for the exact error. A value the cursor reads is
 /// the one the tape would give, and an object's keys are matched as the tape readers match
-/// them: the first of a repeated key, escaped and non-ASCII keys compared as `String`s.
+/// them: the first of a repeated key, escaped and non-ASCII keys compared as `String`s, and
+/// under ``convertsFromSnakeCase`` keys with underscores compared as converted.
 ///
 /// Before a value is read the cursor stands at its first byte; after, just past its last.
 @usableFromInline
@@ -50,6 +51,11 @@ package struct JSONTextCursor {
     var depth = 0
     let maximumDepth: Int
     var passed: [PassedMember] = []
+    /// Keys are matched as `.convertFromSnakeCase` converts them: a key written with an
+    /// underscore is compared as converted (``JSONSnakeCaseKey``), any other as written, which
+    /// the conversion leaves it. An escaped or non-ASCII key met on the way, or one whose
+    /// conversion the bytes do not settle, is a ``Miss``.
+    @usableFromInline package var convertsFromSnakeCase = false
 
     /// A cursor at the first value of `bytes[start...]`.
     package init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, maximumDepth: Int) {
@@ -198,7 +204,8 @@ package struct JSONTextCursor {
             let quote = object.first ? index : index &+ 1
             if quote &+ count &+ 3 < end, object.first || base[index] == UInt8(ascii: ","), base[quote] == UInt8(ascii: "\""),
                base[quote &+ 1 &+ count] == UInt8(ascii: "\""), base[quote &+ 2 &+ count] == UInt8(ascii: ":"),
-               JSONTapeReader.equal(base + (quote &+ 1), key.utf8Start, count: count), Self.clean(key) {
+               JSONTapeReader.equal(base + (quote &+ 1), key.utf8Start, count: count), Self.clean(key),
+               !convertsFromSnakeCase || !Self.hasUnderscore(key) {
                 object.first = false
                 index = quote &+ 3 &+ count
                 if base[index] <= 0x20 { skipWhitespace() }
@@ -217,7 +224,7 @@ package struct JSONTextCursor {
     @usableFromInline mutating func seekMember(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
         if object.remembers, passed.count > object.passedBase {
             guard Self.ascii(key) else { throw Miss() }
-            if let value = passedValue(key, object) {
+            if let value = try passedValue(key, object) {
                 object.resume = index
                 index = value
                 return true
@@ -226,16 +233,22 @@ package struct JSONTextCursor {
         // A non-ASCII key can equal another as `String`s (a Kelvin sign and `K`): which member
         // each of two such keys takes depends on the order they are asked for, so the tape decides.
         guard Self.ascii(key) else { throw Miss() }
-        let clean = Self.clean(key)
+        // A key written as `key`'s bytes is `key`, except under the conversion when `key`
+        // has an underscore (`a_b` converts to `aB`).
+        let bytesSettle = Self.clean(key) && (!convertsFromSnakeCase || !Self.hasUnderscore(key))
         while let keyStart = try nextKey(in: &object) {
-            if clean, matchesHere(key, at: keyStart) {
+            if bytesSettle, matchesHere(key, at: keyStart) {
                 index = try colon(after: keyStart + 2 + key.utf8CodeUnitCount)
                 return true
             }
             let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
             index = try colon(after: afterKey)
             let member = PassedMember(key: keyStart + 1, length: afterKey - keyStart - 2, flags: flags, value: index)
-            if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, matches(member, key) { return true }
+            if convertsFromSnakeCase {
+                if try convertedMatches(member, key) { return true }
+            } else if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, matches(member, key) {
+                return true
+            }
             // Past this many, each lookup would search them all: the tape indexes such an object.
             guard passed.count - object.passedBase < Self.passedLimit else { throw Miss() }
             passed.append(member)
@@ -344,6 +357,11 @@ package struct JSONTextCursor {
         key.withUTF8Buffer { $0.allSatisfy { $0 < 0x80 } }
     }
 
+    /// Whether `key` has an underscore, which the snake-case conversion may take out.
+    @usableFromInline static func hasUnderscore(_ key: StaticString) -> Bool {
+        key.withUTF8Buffer { $0.contains(UInt8(ascii: "_")) }
+    }
+
     /// Whether the key whose opening quote is at `quote` is `key`'s bytes, closed right after.
     @inline(__always)
     private func matchesHere(_ key: StaticString, at quote: Int) -> Bool {
@@ -353,9 +371,29 @@ package struct JSONTextCursor {
     }
 
     /// The value of the first passed member of `object` whose key is `key`.
-    private func passedValue(_ key: StaticString, _ object: Object) -> Int? {
+    private func passedValue(_ key: StaticString, _ object: Object) throws(Miss) -> Int? {
+        if convertsFromSnakeCase {
+            for member in passed[object.passedBase...] where try convertedMatches(member, key) { return member.value }
+            return nil
+        }
         for member in passed[object.passedBase...] where matches(member, key) { return member.value }
         return nil
+    }
+
+    /// Whether a member's key, converted from snake case, is `key` (ASCII): a key with an
+    /// underscore is compared as converted, any other as written. Escaped and non-ASCII keys
+    /// (whose conversion is `String` work) and conversions the bytes do not settle are misses.
+    private func convertedMatches(_ member: PassedMember, _ key: StaticString) throws(Miss) -> Bool {
+        guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) == 0 else { throw Miss() }
+        let text = UnsafeBufferPointer(start: base + member.key, count: member.length)
+        let converts = key.withUTF8Buffer { wanted -> Bool? in
+            guard text.contains(UInt8(ascii: "_")) else {
+                return text.count == wanted.count && JSONTapeReader.equal(text.baseAddress!, wanted.baseAddress, count: text.count)
+            }
+            return JSONSnakeCaseKey.converts(text, to: wanted)
+        }
+        guard let converts else { throw Miss() }
+        return converts
     }
 
     /// Whether a member's key is `key` (ASCII), as the tape readers compare them: bytes when the

@@ -141,15 +141,19 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
     }
 
     /// Reads a JSON object from the text, keys as written (the first of a repeated key), each
-    /// value by its type's reader.
+    /// value by its type's reader; under a key strategy a repeated key's value is read too,
+    /// as on the tape.
     public init(jsonText reader: inout JSONTextReader) throws {
         self.init()
         var object = try reader.object()
+        let asWritten = !reader.cursor.convertsFromSnakeCase
         while let name = try reader.nextKey(in: &object) {
             if self[name] == nil {
                 self[name] = try reader.read(Value.self)
-            } else {
+            } else if asWritten {
                 try reader.skipValue()
+            } else {
+                _ = try reader.read(Value.self)
             }
         }
     }

@@ -31,7 +31,7 @@ public protocol JSONTapeDecodable: Decodable {
     static func decodeArray(from value: JSONTapeValue) throws -> [Self]
 
     /// Reads the value at `reader` straight from the document's text: the fast path of a
-    /// decode, tried first where the decoder matches keys as written.
+    /// decode, tried first where the decoder matches keys as written or converted from snake case.
     ///
     /// `@JSONTapeCodable` writes it beside ``init(jsonTape:)``, from the same properties. The
     /// default stops the reader, and the decoder reads the document through
