@@ -12,15 +12,9 @@ import Testing
 struct SnakeCaseKeyMatchingTests {
     /// Any object's keys, as the decoder's keyed container names them (converted).
     struct KeyList: Decodable {
-        struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
         var keys: [String]
         init(from decoder: any Decoder) throws {
-            keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            keys = try decoder.container(keyedBy: JSONCodingKey.self).allKeys.map(\.stringValue)
         }
     }
 
