@@ -41,6 +41,34 @@ enum GeneratedJSONBenchmarks {
         var createdAt: String
     }
 
+    /// §6's record with its properties (and its address's) declared in another order: what
+    /// writes ``shuffledDocument(objects:)``.
+    struct ShuffledRecord: Codable {
+        struct Address: Codable { var zip: String; var street: String; var city: String }
+        var created: String
+        var score: Double
+        var address: Address
+        var id: Int
+        var tags: [String]
+        var email: String
+        var uuid: String
+        var active: Bool
+        var name: String
+    }
+
+    /// The §6 records with their keys in another order than ``Record`` declares them (the same
+    /// text otherwise, as an API whose models list fields in another order writes them).
+    @MainActor
+    static func shuffledDocument(objects: Int) -> Data {
+        let source = JSONBenchmarks.document(objects: objects)
+        guard let records = try? JSONDecoder().decode([ShuffledRecord].self, from: source),
+              let data = try? JSONBodyEncoder().encode(records) else {
+            check(false, "the shuffled §6 document was not written")
+            return source
+        }
+        return data
+    }
+
     @JSONTapeCodable
     struct TextRecord: Codable, Equatable {
         var id: Int
@@ -68,6 +96,14 @@ enum GeneratedJSONBenchmarks {
         print("JSON into and out of models with generated readers and writers (@JSONTapeCodable), against JSONDecoder and JSONEncoder on the same models")
         runShape("§6 records", key: "", data: JSONBenchmarks.document(objects: quick ? 500 : 56_000), generated: Record.self,
                  plain: JSONBenchmarks.Record.self, target: 8, response: response, runs: runs) { replay in
+            Record(id: try replay.int(), uuid: try replay.string(), name: try replay.string(), email: try replay.string(),
+                   active: try replay.bool(), score: try replay.double(), tags: try replay.array(replay.string),
+                   address: Record.Address(street: try replay.string(), city: try replay.string(), zip: try replay.string()),
+                   created: try replay.string())
+        }
+        // Keys in another order than the model's: the aim of the shapes other than §6.
+        runShape("§6 records, keys in another order", key: "shuffled-", data: shuffledDocument(objects: quick ? 500 : 56_000), generated: Record.self,
+                 plain: JSONBenchmarks.Record.self, target: 6, response: response, runs: runs) { replay in
             Record(id: try replay.int(), uuid: try replay.string(), name: try replay.string(), email: try replay.string(),
                    active: try replay.bool(), score: try replay.double(), tags: try replay.array(replay.string),
                    address: Record.Address(street: try replay.string(), city: try replay.string(), zip: try replay.string()),
