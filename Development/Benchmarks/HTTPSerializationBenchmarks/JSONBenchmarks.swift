@@ -44,7 +44,10 @@ enum JSONBenchmarks {
         return Data(text.utf8)
     }
 
-    static func document(objects: Int) -> Data {
+    /// The §6 document: `objects` records from a seeded generator; with `keysInAnotherOrder`,
+    /// the same records with their members (and their address's) written in another order than
+    /// ``Record`` declares them, the same text otherwise.
+    static func document(objects: Int, keysInAnotherOrder: Bool = false) -> Data {
         var generator = SplitMix64(seed: 3)
         var text = "["
         text.reserveCapacity(objects * 360)
@@ -63,11 +66,20 @@ enum JSONBenchmarks {
             let month = 1 + generator.below(12), day = 1 + generator.below(28)
             let hh = generator.below(24), mm = generator.below(60), ss = generator.below(60)
             if i > 0 { text += "," }
-            text += #"{"id":\#(i),"uuid":"\#(hex(u1))\#(hex(u2))","name":"\#(name)","email":"user\#(i)@example.com","#
-            text += #""active":\#(active),"score":\#(scoreMilli / 1000).\#(pad(scoreMilli % 1000, 3)),"tags":["#
+            guard keysInAnotherOrder else {
+                text += #"{"id":\#(i),"uuid":"\#(hex(u1))\#(hex(u2))","name":"\#(name)","email":"user\#(i)@example.com","#
+                text += #""active":\#(active),"score":\#(scoreMilli / 1000).\#(pad(scoreMilli % 1000, 3)),"tags":["#
+                text += tags.map { "\"\($0)\"" }.joined(separator: ",")
+                text += #"],"address":{"street":"\#(street)","city":"\#(city)","zip":"\#(pad(zip, 5))"},"#
+                text += #""created":"2024-\#(pad(month, 2))-\#(pad(day, 2))T\#(pad(hh, 2)):\#(pad(mm, 2)):\#(pad(ss, 2))Z"}"#
+                continue
+            }
+            // The same members, written in another order (the address's too).
+            text += #"{"created":"2024-\#(pad(month, 2))-\#(pad(day, 2))T\#(pad(hh, 2)):\#(pad(mm, 2)):\#(pad(ss, 2))Z","#
+            text += #""score":\#(scoreMilli / 1000).\#(pad(scoreMilli % 1000, 3)),"#
+            text += #""address":{"zip":"\#(pad(zip, 5))","street":"\#(street)","city":"\#(city)"},"id":\#(i),"tags":["#
             text += tags.map { "\"\($0)\"" }.joined(separator: ",")
-            text += #"],"address":{"street":"\#(street)","city":"\#(city)","zip":"\#(pad(zip, 5))"},"#
-            text += #""created":"2024-\#(pad(month, 2))-\#(pad(day, 2))T\#(pad(hh, 2)):\#(pad(mm, 2)):\#(pad(ss, 2))Z"}"#
+            text += #"],"email":"user\#(i)@example.com","uuid":"\#(hex(u1))\#(hex(u2))","active":\#(active),"name":"\#(name)"}"#
         }
         text += "]"
         return Data(text.utf8)

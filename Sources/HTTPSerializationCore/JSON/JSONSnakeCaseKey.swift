@@ -11,8 +11,8 @@ package enum JSONSnakeCaseKey {
     /// A capitalized word is settled when it is letters (then digits, if any) or digits alone,
     /// which every implementation of `capitalized` treats alike; a word with other characters
     /// (`2nd`, `a-b`) makes the answer nil, unless the key is already ruled out: by its leading
-    /// or trailing underscores, by the words before it, or by a length past `wanted`'s (case
-    /// mapping keeps ASCII's length).
+    /// or trailing underscores, by the words before it, or by those words and it running past
+    /// `wanted`'s length (case mapping keeps ASCII's length). Words after it are not looked at.
     package static func converts(_ key: UnsafeBufferPointer<UInt8>, to wanted: UnsafeBufferPointer<UInt8>) -> Bool? {
         let underscore = UInt8(ascii: "_")
         let count = key.count
