@@ -145,6 +145,26 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(GeneratedReaderTests.Renamed.self, renamed) == (try JSONDecoder().decode(GeneratedReaderTests.Renamed.self, from: Data(renamed.utf8))))
     }
 
+    @Test("strings and numbers passed over for a later key read as written when asked for: escapes, non-ASCII, every number form")
+    func passedValuesReadAgain() throws {
+        // Each string and number below is passed over on the way to `id`, or to a key after it,
+        // before its own key is asked for.
+        let documents = [
+            #"{"flags":[true],"name":"tab\there \u00e9\ud83d\ude00 \"q\" \\","children":[],"small":-128,"score":-1.5e3,"id":-42}"#,
+            #"{"huge":18446744073709551615,"big":-9223372036854775808,"ratio":2.5E-3,"unsigned":65535,"score":0.1,"name":"é😀","flags":[],"children":[],"id":7}"#,
+            #"{ "name" : "spaced" , "score" : 1e2 , "flags" : [ ] , "children" : [ ] , "id" : 0 , "small" : 0 }"#,
+            #"{"name":"first","name":"second","score":3,"score":4,"flags":[],"children":[{"value":5,"key":"k"}],"id":1}"#,
+        ]
+        for text in documents {
+            let fast = try #require(Self.fromText(Model.self, text), "\(text)")
+            #expect(fast == (try JSONDecoder().decode(Model.self, from: Data(text.utf8))), "\(text)")
+        }
+        #expect(Self.fromText(Model.self, documents[0])?.name == "tab\there \u{e9}\u{1F600} \"q\" \\")
+        #expect(Self.fromText(Model.self, documents[1])?.huge == UInt64.max)
+        #expect(Self.fromText(Model.self, documents[3])?.name == "first")
+        #expect(Self.fromText(Model.self, documents[3])?.score == 3)
+    }
+
     @Test("what the text reader does not read is the tape's: bad JSON, wrong kinds, missing keys, depth, trailing data")
     func stopsWhereTheTapeThrows() {
         let good = #"{"id":1,"name":"a","flags":[],"children":[{"key":"k","nested":[{"key":"j"}]}]}"#

@@ -222,20 +222,18 @@ package struct JSONTextCursor {
 
     /// ``seek(_:in:)`` past its fast path: among the members passed over, then member by member.
     @usableFromInline mutating func seekMember(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
-        if object.remembers, passed.count > object.passedBase {
-            guard Self.ascii(key) else { throw Miss() }
-            if let value = try passedValue(key, object) {
-                object.resume = index
-                index = value
-                return true
-            }
-        }
         // A non-ASCII key can equal another as `String`s (a Kelvin sign and `K`): which member
         // each of two such keys takes depends on the order they are asked for, so the tape decides.
-        guard Self.ascii(key) else { throw Miss() }
+        let clean = Self.clean(key)
+        guard clean || Self.ascii(key) else { throw Miss() }
+        if object.remembers, passed.count > object.passedBase, let value = try passedValue(key, object) {
+            object.resume = index
+            index = value
+            return true
+        }
         // A key written as `key`'s bytes is `key`, except under the conversion when `key`
         // has an underscore (`a_b` converts to `aB`).
-        let bytesSettle = Self.clean(key) && (!convertsFromSnakeCase || !Self.hasUnderscore(key))
+        let bytesSettle = clean && (!convertsFromSnakeCase || !Self.hasUnderscore(key))
         while let keyStart = try nextKey(in: &object) {
             if bytesSettle, matchesHere(key, at: keyStart) {
                 index = try colon(after: keyStart + 2 + key.utf8CodeUnitCount)
@@ -245,8 +243,8 @@ package struct JSONTextCursor {
             index = try colon(after: afterKey)
             let member = PassedMember(key: keyStart + 1, length: afterKey - keyStart - 2, flags: flags, value: index)
             if convertsFromSnakeCase {
-                if try convertedMatches(member, key) { return true }
-            } else if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, matches(member, key) {
+                if try Self.convertedMatches(member, key, base) { return true }
+            } else if flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0, Self.matches(member, key, base, end) {
                 return true
             }
             // Past this many, each lookup would search them all: the tape indexes such an object.
@@ -367,23 +365,31 @@ package struct JSONTextCursor {
     private func matchesHere(_ key: StaticString, at quote: Int) -> Bool {
         let count = key.utf8CodeUnitCount
         guard quote &+ 1 &+ count < end, base[quote &+ 1 &+ count] == UInt8(ascii: "\"") else { return false }
-        return key.withUTF8Buffer { JSONTapeReader.equal(base + quote + 1, $0.baseAddress, count: count) }
+        return Self.equal(base + quote + 1, key)
     }
 
     /// The value of the first passed member of `object` whose key is `key`.
-    private func passedValue(_ key: StaticString, _ object: Object) throws(Miss) -> Int? {
-        if convertsFromSnakeCase {
-            for member in passed[object.passedBase...] where try convertedMatches(member, key) { return member.value }
-            return nil
+    ///
+    /// Mutating only so that `self` is not copied for the call: a method that borrows a cursor
+    /// held `inout` gets a copy of it, and with it a retain and release of ``passed``.
+    private mutating func passedValue(_ key: StaticString, _ object: Object) throws(Miss) -> Int? {
+        var at = object.passedBase
+        while at < passed.count {
+            let member = passed[at]
+            if convertsFromSnakeCase {
+                if try Self.convertedMatches(member, key, base) { return member.value }
+            } else if Self.matches(member, key, base, end) {
+                return member.value
+            }
+            at += 1
         }
-        for member in passed[object.passedBase...] where matches(member, key) { return member.value }
         return nil
     }
 
     /// Whether a member's key, converted from snake case, is `key` (ASCII): a key with an
     /// underscore is compared as converted, any other as written. Escaped and non-ASCII keys
     /// (whose conversion is `String` work) and conversions the bytes do not settle are misses.
-    private func convertedMatches(_ member: PassedMember, _ key: StaticString) throws(Miss) -> Bool {
+    private static func convertedMatches(_ member: PassedMember, _ key: StaticString, _ base: UnsafePointer<UInt8>) throws(Miss) -> Bool {
         guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) == 0 else { throw Miss() }
         let text = UnsafeBufferPointer(start: base + member.key, count: member.length)
         let converts = key.withUTF8Buffer { wanted -> Bool? in
@@ -399,14 +405,26 @@ package struct JSONTextCursor {
     /// Whether a member's key is `key` (ASCII), as the tape readers compare them: bytes when the
     /// member's key has no escapes, and as `String`s when it has escapes or non-ASCII text (a
     /// Kelvin sign equals `K` as a `String`, as `JSONDecoder`'s keys compare).
-    private func matches(_ member: PassedMember, _ key: StaticString) -> Bool {
-        if member.flags & JSONTape.hasEscapes == 0, member.length == key.utf8CodeUnitCount,
-           key.withUTF8Buffer({ JSONTapeReader.equal(base + member.key, $0.baseAddress, count: member.length) }) {
+    @inline(__always)
+    private static func matches(_ member: PassedMember, _ key: StaticString, _ base: UnsafePointer<UInt8>, _ end: Int) -> Bool {
+        // Lengths first: most members passed over differ from the key there.
+        if member.length == key.utf8CodeUnitCount, member.flags & JSONTape.hasEscapes == 0,
+           equal(base + member.key, key) {
             return true
         }
         guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) != 0 else { return false }
         let text = UnsafeBufferPointer(start: base + member.key, count: member.length)
         return JSONTapeReader.string(text, flags: member.flags, readable: end - member.key) == key.description
+    }
+
+    /// Whether the bytes at `text` are `key`'s (as many as it has).
+    @inline(__always)
+    private static func equal(_ text: UnsafePointer<UInt8>, _ key: StaticString) -> Bool {
+        // A string literal is a pointer; the closure of `withUTF8Buffer` is a call per compare.
+        guard key.hasPointerRepresentation else {
+            return key.withUTF8Buffer { JSONTapeReader.equal(text, $0.baseAddress, count: $0.count) }
+        }
+        return JSONTapeReader.equal(text, key.utf8Start, count: key.utf8CodeUnitCount)
     }
 
     // MARK: Skipping
