@@ -145,10 +145,10 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(GeneratedReaderTests.Renamed.self, renamed) == (try JSONDecoder().decode(GeneratedReaderTests.Renamed.self, from: Data(renamed.utf8))))
     }
 
-    @Test("strings and numbers passed over for a later key read as written when asked for: escapes, non-ASCII, every number form")
+    @Test("strings and numbers passed over for a later key read as written when asked for: escapes, non-ASCII, numbers of each kind")
     func passedValuesReadAgain() throws {
-        // Each string and number below is passed over on the way to `id`, or to a key after it,
-        // before its own key is asked for.
+        // Every member before `id` (the model's first key) is passed over on the way to it and
+        // read when its own key is asked for.
         let documents = [
             #"{"flags":[true],"name":"tab\there \u00e9\ud83d\ude00 \"q\" \\","children":[],"small":-128,"score":-1.5e3,"id":-42}"#,
             #"{"huge":18446744073709551615,"big":-9223372036854775808,"ratio":2.5E-3,"unsigned":65535,"score":0.1,"name":"é😀","flags":[],"children":[],"id":7}"#,

@@ -139,8 +139,8 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
 
     /// A generated reader's fast path: `type` read straight from the text by
     /// ``JSONTapeDecodable/init(jsonText:)``, when it has a reader and keys are matched as
-    /// written or converted from snake case. Nil when it does not apply or the reader stopped; the tape path then decodes
-    /// (again), with the same value or the exact error.
+    /// written or converted from snake case. Nil when it does not apply or the reader stopped;
+    /// the tape path then decodes (again), with the same value or the exact error.
     package func decodeFromText<T>(_ type: T.Type, _ data: Data) -> T? {
         guard let reader = textReader(of: type), let (bytes, start) = try? JSONTextEncoding.utf8(data) else { return nil }
         return bytes.withUnsafeBytes { decodeFromText(type, by: reader, $0.bindMemory(to: UInt8.self), from: start) }

@@ -198,7 +198,7 @@ package struct JSONTextCursor {
     package mutating func seek(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
         // The usual case, compact text with the key next: `,"key":` (no comma first), tested
         // here, in the generated reader, with no call. (String literals are pointers; a
-        // `StaticString` made from a lone scalar is not, and takes the call.)
+        // `StaticString` made from a lone scalar is not, and the call leaves it to the tape.)
         if !object.remembers, !object.closed, key.hasPointerRepresentation {
             let count = key.utf8CodeUnitCount
             let quote = object.first ? index : index &+ 1
@@ -222,6 +222,9 @@ package struct JSONTextCursor {
 
     /// ``seek(_:in:)`` past its fast path: among the members passed over, then member by member.
     @usableFromInline mutating func seekMember(_ key: StaticString, in object: inout Object) throws(Miss) -> Bool {
+        // A lone scalar has no byte count to compare (`utf8CodeUnitCount` traps): rare enough
+        // for the tape.
+        guard key.hasPointerRepresentation else { throw Miss() }
         // A non-ASCII key can equal another as `String`s (a Kelvin sign and `K`): which member
         // each of two such keys takes depends on the order they are asked for, so the tape decides.
         let clean = Self.clean(key)
@@ -417,14 +420,11 @@ package struct JSONTextCursor {
         return JSONTapeReader.string(text, flags: member.flags, readable: end - member.key) == key.description
     }
 
-    /// Whether the bytes at `text` are `key`'s (as many as it has).
+    /// Whether the bytes at `text` are `key`'s (as many as it has), `key` a pointer (as
+    /// ``seekMember(_:in:)`` requires): the closure of `withUTF8Buffer` would be a call per compare.
     @inline(__always)
     private static func equal(_ text: UnsafePointer<UInt8>, _ key: StaticString) -> Bool {
-        // A string literal is a pointer; the closure of `withUTF8Buffer` is a call per compare.
-        guard key.hasPointerRepresentation else {
-            return key.withUTF8Buffer { JSONTapeReader.equal(text, $0.baseAddress, count: $0.count) }
-        }
-        return JSONTapeReader.equal(text, key.utf8Start, count: key.utf8CodeUnitCount)
+        JSONTapeReader.equal(text, key.utf8Start, count: key.utf8CodeUnitCount)
     }
 
     // MARK: Skipping
