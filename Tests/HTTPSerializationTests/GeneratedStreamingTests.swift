@@ -5,10 +5,11 @@ import HTTPSerializationMacros
 import HTTPTypes
 import Testing
 
-/// The streaming serializers and the response serializers read a model with a generated reader
-/// through that reader, straight from the text: a probe inside the model records which of its
-/// own readers ran, and only a generated reader reading the text reaches its text reader.
-@Suite("@JSONTapeCodable models read by their generated readers through every streaming framing")
+/// The streaming and response serializers read a model with a generated reader through that
+/// reader, straight from the text (a probe inside the model records which of its own readers
+/// ran, and only a reader of the text reaches its text reader), and the JSON request body, the
+/// stream writer and event encoding write it through its generated writer.
+@Suite("@JSONTapeCodable models through their generated readers and writers at every streaming and request entry point")
 struct GeneratedStreamingTests {
     /// How a ``Probe`` was read.
     enum Route: Equatable, Sendable { case text, tape, codable }
@@ -94,8 +95,12 @@ struct GeneratedStreamingTests {
         #expect(try event.decodeData(as: Tracked.self) == Self.expected[0])
         let json = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
         #expect(try DecodableResponseSerializer(Tracked.self).responseObject(for: json, data: Data(Self.line(2).utf8)) == Self.expected[1])
-        // The same text through JSONDecoder takes `init(from:)`, so the probe tells the routes apart.
+        // The probe tells the routes apart: JSONDecoder takes `init(from:)`, and a custom key
+        // strategy, which the text reader leaves to the parse, the tape.
         #expect(try JSONDecoder().decode(Tracked.self, from: Data(Self.line(1).utf8)).probe.route == .codable)
+        var custom = JSONBodyDecoder()
+        custom.keyDecodingStrategy = .custom { $0.last! }
+        #expect(try custom.decode(Tracked.self, from: Data(Self.line(1).utf8)).probe.route == .tape)
     }
 
     /// A model whose `encode(to:)`, declared in an extension the macro does not see, marks its
@@ -106,12 +111,16 @@ struct GeneratedStreamingTests {
         var name: String
     }
 
-    @Test("request serializers, stream writers and event encoding write through the generated writer")
+    @Test("the JSON request body, stream writers and event encoding write through the generated writer")
     func writers() throws {
         let model = Written(id: 1, name: "a")
         let generated = #"{"id":1,"name":"a"}"#
-        // The mark is there when `encode(to:)` runs.
+        // The mark is there when `encode(to:)` runs: in JSONEncoder's output, and in the
+        // package's own `Encodable` path, which sorted keys take.
         #expect(String(decoding: try JSONEncoder().encode(model), as: UTF8.self).contains("viaEncodeTo"))
+        var sorted = JSONBodyEncoder()
+        sorted.outputFormatting = .sortedKeys
+        #expect(String(decoding: try sorted.encode(model), as: UTF8.self).contains("viaEncodeTo"))
         let request = try JSONRequestSerializer().httpRequest(method: "POST", urlString: "http://127.0.0.1/items", body: model)
         guard case .bytes(let body) = request.body else {
             Issue.record("no body bytes")
