@@ -293,6 +293,44 @@ struct GeneratedTextReaderTests {
     }
 
     @JSONTapeCodable
+    struct Measures: Codable, Equatable {
+        var a: Double
+        var b: Float?
+        var c: [Double]
+        var stamp: Date?
+        var blob: Data?
+    }
+
+    @Test("non-conforming floats, dates as numbers and data as bytes read from the text under the decoder's strategies, as JSONDecoder reads them")
+    func strategiesFromTheText() throws {
+        var ours = JSONBodyDecoder()
+        ours.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        let foundation = JSONDecoder()
+        foundation.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        let floats = #"{"a":"+inf","b":"-inf","c":[1.5,"+inf","-inf",2]}"#
+        let fast = try #require(Self.fromText(Measures.self, floats, decoder: ours))
+        #expect(fast == (try foundation.decode(Measures.self, from: Data(floats.utf8))))
+        #expect(fast.a == .infinity && fast.b == -.infinity && fast.c == [1.5, .infinity, -.infinity, 2])
+        let nan = try #require(Self.fromText(Measures.self, #"{"a":"nan","c":["nan"]}"#, decoder: ours))
+        #expect(nan.a.isNaN && nan.c.count == 1 && nan.c[0].isNaN)
+        // Without the strategy a string where a number belongs is the tape's error.
+        #expect(Self.fromText(Measures.self, floats) == nil)
+        // Dates as seconds and milliseconds since 1970, data as an array of bytes.
+        let stamped = #"{"a":1,"c":[],"stamp":1700000000.5,"blob":[104,105]}"#
+        for (date, foundationDate) in [(JSONBodyDecoder.DateDecodingStrategy.secondsSince1970, JSONDecoder.DateDecodingStrategy.secondsSince1970),
+                                       (.millisecondsSince1970, .millisecondsSince1970)] {
+            var decoder = JSONBodyDecoder()
+            decoder.dateDecodingStrategy = date
+            decoder.dataDecodingStrategy = .deferredToData
+            foundation.dateDecodingStrategy = foundationDate
+            foundation.dataDecodingStrategy = .deferredToData
+            let value = try #require(Self.fromText(Measures.self, stamped, decoder: decoder))
+            #expect(value == (try foundation.decode(Measures.self, from: Data(stamped.utf8))))
+            #expect(value.blob == Data("hi".utf8))
+        }
+    }
+
+    @JSONTapeCodable
     struct Lists: Codable, Equatable {
         @JSONTapeCodable
         struct Point: Codable, Equatable { var x: Int; var label: String; var weights: [Double] }

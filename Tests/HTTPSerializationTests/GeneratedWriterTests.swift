@@ -157,6 +157,56 @@ struct GeneratedWriterTests {
         #expect(JSONBodyEncoderTests.invalidValuePath { try JSONBodyEncoder().encode(inValues) } == ["values -", "Index 1 1"])
     }
 
+    @JSONTapeCodable
+    struct Stamped: Encodable {
+        var at: Date
+        var blob: Data
+        var link: URL
+        var amount: Decimal
+        var ratio: Double
+        var ratios: [Float]
+    }
+
+    struct PlainStamped: Encodable {
+        var at: Date
+        var blob: Data
+        var link: URL
+        var amount: Decimal
+        var ratio: Double
+        var ratios: [Float]
+    }
+
+    @Test("dates, data, URLs, decimals and non-conforming floats write as the Encodable path writes them, under each strategy")
+    func foundationValuesUnderStrategies() throws {
+        let at = Date(timeIntervalSince1970: 1_700_000_000.5), blob = Data("hi".utf8)
+        let link = try #require(URL(string: "https://example.com/a/b?c=d")), amount = try #require(Decimal(string: "12.345678901234567890"))
+        let value = Stamped(at: at, blob: blob, link: link, amount: amount, ratio: .infinity, ratios: [1.5, -.infinity, .nan])
+        let twin = PlainStamped(at: at, blob: blob, link: link, amount: amount, ratio: .infinity, ratios: [1.5, -.infinity, .nan])
+        let dates: [JSONBodyEncoder.DateEncodingStrategy] = [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601]
+        let data: [JSONBodyEncoder.DataEncodingStrategy] = [.base64, .deferredToData]
+        for date in dates {
+            for bytes in data {
+                var encoder = JSONBodyEncoder()
+                encoder.dateEncodingStrategy = date
+                encoder.dataEncodingStrategy = bytes
+                encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+                let ours = try encoder.encode(value)
+                #expect(ours == (try encoder.encode(twin)), "\(String(decoding: ours, as: UTF8.self))")
+            }
+        }
+        // Against JSONEncoder's values, seconds since 1970 and Base64.
+        var encoder = JSONBodyEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let foundation = JSONEncoder()
+        foundation.dateEncodingStrategy = .secondsSince1970
+        foundation.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        #expect(try ParameterValue(json: try encoder.encode(value)) == (try ParameterValue(json: try foundation.encode(value))))
+        // With no strategy for them, non-conforming floats are an error on both paths.
+        #expect(throws: EncodingError.self) { try JSONBodyEncoder().encode(value) }
+        #expect(throws: EncodingError.self) { try JSONBodyEncoder().encode(twin) }
+    }
+
     /// A writer that marks its text, to show which code ran.
     struct Marked: Encodable, JSONTapeEncodable {
         var x: Int

@@ -92,6 +92,9 @@ package struct JSONTextCursor {
         return (UnsafeBufferPointer(start: base + start, count: after - start), flags)
     }
 
+    /// Whether a string stands at the cursor.
+    @inlinable package var atString: Bool { index < end && base[index] == UInt8(ascii: "\"") }
+
     /// `true` or `false` at the cursor.
     @usableFromInline package mutating func readBool() throws(Miss) -> Bool {
         guard index < end else { throw Miss() }

@@ -195,10 +195,24 @@ public struct JSONTextReader {
     }
 
     @usableFromInline mutating func readFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>() throws -> T {
-        // A string (a non-conforming float under a strategy) is the tape's to read.
+        guard !cursor.atString else { return try readNonConformingFloat() }
         let (text, flags) = try cursor.readNumber()
         guard let value: T = JSONNumberText.floatingPoint(text, flags: flags) else { throw Self.miss }
         return value
+    }
+
+    /// A string where a float belongs: one of the names `.convertFromString` gives, as the
+    /// tape reads it; any other string, or no such strategy, is the tape's error.
+    mutating func readNonConformingFloat<T: BinaryFloatingPoint>() throws -> T {
+        guard case .convertFromString(let infinity, let negativeInfinity, let nan) = options.nonConformingFloatDecodingStrategy else {
+            throw Self.miss
+        }
+        switch try readString() {
+        case infinity: return .infinity
+        case negativeInfinity: return -.infinity
+        case nan: return .nan
+        default: throw Self.miss
+        }
     }
 
     // MARK: Arrays
