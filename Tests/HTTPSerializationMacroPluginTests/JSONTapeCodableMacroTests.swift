@@ -356,7 +356,7 @@ struct JSONTapeCodableMacroTests {
             """)
     }
 
-    @Test("what it cannot code is an error that says why: init(from:), encode(to:), #if, aliased keys, lazy, wrappers, tuples, associated values")
+    @Test("what it cannot code is an error that says why: init(from:), encode(to:), #if, aliased, struct or computed keys, lazy, wrappers, tuples, associated values, classes")
     func refusals() {
         let cases: [(String, String, Int, Int)] = [
             ("@JSONTapeCodable\nstruct A: Codable {\n    var x: Int\n    init(from decoder: any Decoder) throws { x = 1 }\n}",
@@ -381,6 +381,12 @@ struct JSONTapeCodableMacroTests {
              "@JSONTapeCodable reads an enum by its raw value; give F a raw type such as String or Int as its first inherited type", 2, 6),
             ("@JSONTapeCodable\nstruct G: Codable {\n    var x: Int\n    enum CodingKeys: Int, CodingKey {\n        case x = 1\n    }\n}",
              "the raw value of CodingKeys.x is not a string literal; @JSONTapeCodable needs the key as written", 5, 18),
+            ("@JSONTapeCodable\nstruct K: Codable {\n    var x: Int\n    struct CodingKeys: CodingKey {\n        var stringValue: String\n    }\n}",
+             "CodingKeys is a struct; @JSONTapeCodable reads the cases of a CodingKeys enum", 4, 5),
+            ("@JSONTapeCodable\nstruct M: Codable {\n    var x: Int\n    enum CodingKeys: String, CodingKey {\n        case x\n        var stringValue: String { \"y\" }\n    }\n}",
+             "CodingKeys computes its own stringValue; @JSONTapeCodable needs each key as a raw value it can read", 6, 9),
+            ("@JSONTapeCodable\nclass L: Codable {\n    var x = 1\n}",
+             "@JSONTapeCodable applies to a struct or an enum with raw values", 1, 1),
         ]
         for (source, message, line, column) in cases {
             let stripped = String(source.dropFirst("@JSONTapeCodable\n".count))

@@ -86,12 +86,13 @@ struct GeneratedWriterTests {
 
     /// The same bytes, or where dictionary order may differ between the twins' dictionaries
     /// (or the trees the `Encodable` path builds), the same length and the same values.
-    static func expectSameText(_ ours: Data, _ theirs: Data, _ encoder: JSONBodyEncoder, _ note: Comment) throws {
+    static func expectSameText(_ ours: Data, _ theirs: Data, _ encoder: JSONBodyEncoder, _ note: Comment,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
         if dictionaryOrderIsStable || encoder.outputFormatting.contains(.sortedKeys) {
-            #expect(ours == theirs, note)
+            #expect(ours == theirs, note, sourceLocation: sourceLocation)
         } else {
             let ourValues = try ParameterValue(json: ours), theirValues = try ParameterValue(json: theirs)
-            #expect(ours.count == theirs.count && ourValues == theirValues, note)
+            #expect(ours.count == theirs.count && ourValues == theirValues, note, sourceLocation: sourceLocation)
         }
     }
 
