@@ -311,10 +311,17 @@ struct GeneratedTextReaderTests {
         let fast = try #require(Self.fromText(Measures.self, floats, decoder: ours))
         #expect(fast == (try foundation.decode(Measures.self, from: Data(floats.utf8))))
         #expect(fast.a == .infinity && fast.b == -.infinity && fast.c == [1.5, .infinity, -.infinity, 2])
-        let nan = try #require(Self.fromText(Measures.self, #"{"a":"nan","c":["nan"]}"#, decoder: ours))
-        #expect(nan.a.isNaN && nan.c.count == 1 && nan.c[0].isNaN)
-        // Without the strategy a string where a number belongs is the tape's error.
-        #expect(Self.fromText(Measures.self, floats) == nil)
+        let nan = try #require(Self.fromText(Measures.self, #"{"a":"nan","b":"nan","c":["nan"]}"#, decoder: ours))
+        #expect(nan.a.isNaN && nan.b?.isNaN == true && nan.c.count == 1 && nan.c[0].isNaN)
+        // Names are compared with their escapes decoded.
+        #expect(Self.fromText(Measures.self, #"{"a":"\u002Binf","c":[]}"#, decoder: ours)?.a == .infinity)
+        // Another string, or no strategy, is the tape's, whose error is JSONDecoder's.
+        for (text, decoder, foundationDecoder) in [(#"{"a":"inf","c":[]}"#, ours, foundation), (floats, JSONBodyDecoder(), JSONDecoder())] {
+            #expect(Self.fromText(Measures.self, text, decoder: decoder) == nil)
+            let tape = Self.fromTape(Measures.self, Array(text.utf8), decoder: decoder)
+            let theirs = JSONBodyDecoderDifferentialTests.Outcome { try foundationDecoder.decode(Measures.self, from: Data(text.utf8)) }
+            #expect(tape == theirs, "\(text)")
+        }
         // Dates as seconds and milliseconds since 1970, data as an array of bytes.
         let stamped = #"{"a":1,"c":[],"stamp":1700000000.5,"blob":[104,105]}"#
         for (date, foundationDate) in [(JSONBodyDecoder.DateDecodingStrategy.secondsSince1970, JSONDecoder.DateDecodingStrategy.secondsSince1970),

@@ -183,8 +183,21 @@ struct GeneratedWriterTests {
         let link = try #require(URL(string: "https://example.com/a/b?c=d")), amount = try #require(Decimal(string: "12.345678901234567890"))
         let value = Stamped(at: at, blob: blob, link: link, amount: amount, ratio: .infinity, ratios: [1.5, -.infinity, .nan])
         let twin = PlainStamped(at: at, blob: blob, link: link, amount: amount, ratio: .infinity, ratios: [1.5, -.infinity, .nan])
-        let dates: [JSONBodyEncoder.DateEncodingStrategy] = [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601]
-        let data: [JSONBodyEncoder.DataEncodingStrategy] = [.base64, .deferredToData]
+        let dates: [JSONBodyEncoder.DateEncodingStrategy] = [
+            .deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601,
+            .formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode("day \(Int(date.timeIntervalSince1970) / 86_400)")
+            },
+        ]
+        let data: [JSONBodyEncoder.DataEncodingStrategy] = [
+            .base64, .deferredToData,
+            .custom { bytes, encoder in
+                var container = encoder.unkeyedContainer()
+                for byte in bytes.reversed() { try container.encode(byte) }
+            },
+        ]
         for date in dates {
             for bytes in data {
                 var encoder = JSONBodyEncoder()

@@ -27,14 +27,14 @@ extension Bool: JSONTapeDecodable {
 extension Double: JSONTapeDecodable {
     /// Reads a number, or a non-conforming float's string under the decoder's strategy.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
-    /// Reads a number from the text.
+    /// Reads a number from the text, or a non-conforming float's string under the decoder's strategy.
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
 }
 
 extension Float: JSONTapeDecodable {
     /// Reads a number that fits, or a non-conforming float's string under the decoder's strategy.
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
-    /// Reads a number that fits from the text.
+    /// Reads a number that fits from the text, or a non-conforming float's string under the decoder's strategy.
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
 }
 
