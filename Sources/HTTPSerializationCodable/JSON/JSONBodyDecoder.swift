@@ -66,6 +66,18 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         case `throw`
         /// These exact strings stand for positive infinity, negative infinity and NaN.
         case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+
+        /// The float `name` stands for, or nil (no names, or not one of them): for the tape
+        /// and the text reader alike.
+        func value<T: BinaryFloatingPoint>(named name: String) -> T? {
+            guard case .convertFromString(let infinity, let negativeInfinity, let nan) = self else { return nil }
+            switch name {
+            case infinity: return .infinity
+            case negativeInfinity: return -.infinity
+            case nan: return .nan
+            default: return nil
+            }
+        }
     }
 
     /// How object keys are matched to coding keys; ``KeyDecodingStrategy/useDefaultKeys`` by default.

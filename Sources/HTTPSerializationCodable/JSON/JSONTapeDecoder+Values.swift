@@ -103,13 +103,9 @@ extension JSONTapeDecoder {
             if let value: T = JSONNumberText.floatingPoint(tape.text(entry), flags: tape.flags(entry)) { return value }
             throw doesNotFit(T.self, at: entry, path: path())
         }
-        if kind == .string, case .convertFromString(let infinity, let negativeInfinity, let nan) = options.nonConformingFloatDecodingStrategy {
-            switch tape.string(entry) {
-            case infinity: return .infinity
-            case negativeInfinity: return -.infinity
-            case nan: return .nan
-            default: break
-            }
+        if kind == .string, case .convertFromString = options.nonConformingFloatDecodingStrategy,
+           let value: T = options.nonConformingFloatDecodingStrategy.value(named: tape.string(entry)) {
+            return value
         }
         throw mismatch(T.self, at: entry, path: path())
     }

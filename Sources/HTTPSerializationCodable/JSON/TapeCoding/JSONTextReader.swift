@@ -204,15 +204,9 @@ public struct JSONTextReader {
     /// A string where a float belongs: one of the names `.convertFromString` gives, as the
     /// tape reads it; any other string, or no such strategy, is the tape's error.
     mutating func readNonConformingFloat<T: BinaryFloatingPoint>() throws -> T {
-        guard case .convertFromString(let infinity, let negativeInfinity, let nan) = options.nonConformingFloatDecodingStrategy else {
-            throw Self.miss
-        }
-        switch try readString() {
-        case infinity: return .infinity
-        case negativeInfinity: return -.infinity
-        case nan: return .nan
-        default: throw Self.miss
-        }
+        guard case .convertFromString = options.nonConformingFloatDecodingStrategy,
+              let value: T = options.nonConformingFloatDecodingStrategy.value(named: try readString()) else { throw Self.miss }
+        return value
     }
 
     // MARK: Arrays
