@@ -96,6 +96,27 @@ private struct Account: Codable, Equatable, JSONTapeDecodable {
 
     init(jsonText reader: inout JSONTextReader) throws {
         var object = try reader.object()
+        guard reader.startsWith("userId", in: object) else {
+            // In the document's order, as the macro writes it.
+            var userId = JSONTextReader.Slot(Int.self), emailAddress = JSONTextReader.Slot(String.self)
+            var tag = JSONTextReader.Slot([String: Int].self), line2 = JSONTextReader.Slot(Part.self)
+            while let member = try reader.nextMember(in: &object) {
+                if try reader.member(member, is: "userId") {
+                    try reader.note(&userId)
+                } else if try reader.member(member, is: "emailAddress") {
+                    try reader.note(&emailAddress)
+                } else if try reader.member(member, is: "_tag_") {
+                    try reader.note(&tag)
+                } else if try reader.member(member, is: "line2") {
+                    try reader.note(&line2)
+                } else {
+                    try reader.skipValue()
+                }
+            }
+            let values = try (reader.decode(from: userId), reader.decodeIfPresent(from: emailAddress), reader.decodeIfPresent(from: tag), reader.decodeIfPresent(from: line2))
+            (self.userId, self.emailAddress, self._tag_, self.line2) = values
+            return
+        }
         let userId = try reader.decode(Int.self, forKey: "userId", in: &object)
         let emailAddress = try reader.decodeIfPresent(String.self, forKey: "emailAddress", in: &object)
         let tag = try reader.decodeIfPresent([String: Int].self, forKey: "_tag_", in: &object)
@@ -117,7 +138,8 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     var ratio: Float
 
     // Record's readers are like the macro's (values into locals, `self` set after the last
-    // read); Part's set each property as it reads, as a reader written by hand may.
+    // read; from the text, key by key or in the document's order by the first key); Part's
+    // set each property as it reads, as a reader written by hand may.
     init(jsonTape value: JSONTapeValue) throws {
         func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
@@ -136,9 +158,54 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     }
 
     init(jsonText reader: inout JSONTextReader) throws {
+        var object = try reader.object()
+        if reader.startsWith("id", in: object) {
+            try self.init(keyed: &reader, object: &object)
+        } else {
+            try self.init(documentOrder: &reader, object: &object)
+        }
+    }
+
+    private init(documentOrder reader: inout JSONTextReader, object: inout JSONTextReader.Object) throws {
         func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
-        var object = try reader.object()
+        var id = JSONTextReader.Slot(_jsonTapeType { $0.id }), score = JSONTextReader.Slot(_jsonTapeType { $0.score })
+        var ok = JSONTextReader.Slot(_jsonTapeType { $0.ok }), part = JSONTextReader.Slot(_jsonTapeType { $0.part })
+        var parts = JSONTextReader.Slot(_jsonTapeWrapped { $0.parts }), totals = JSONTextReader.Slot(_jsonTapeWrapped { $0.totals })
+        var note = JSONTextReader.Slot(_jsonTapeWrapped { $0.note }), small = JSONTextReader.Slot(_jsonTapeType { $0.small })
+        var ratio = JSONTextReader.Slot(_jsonTapeType { $0.ratio })
+        while let member = try reader.nextMember(in: &object) {
+            if try reader.member(member, is: "id") {
+                try reader.note(&id)
+            } else if try reader.member(member, is: "score") {
+                try reader.note(&score)
+            } else if try reader.member(member, is: "ok") {
+                try reader.note(&ok)
+            } else if try reader.member(member, is: "part") {
+                try reader.note(&part)
+            } else if try reader.member(member, is: "parts") {
+                try reader.note(&parts)
+            } else if try reader.member(member, is: "totals") {
+                try reader.note(&totals)
+            } else if try reader.member(member, is: "note") {
+                try reader.note(&note)
+            } else if try reader.member(member, is: "small") {
+                try reader.note(&small)
+            } else if try reader.member(member, is: "ratio") {
+                try reader.note(&ratio)
+            } else {
+                try reader.skipValue()
+            }
+        }
+        let first = try (reader.decode(from: id), reader.decode(from: score), reader.decode(from: ok), reader.decode(from: part), reader.decodeIfPresent(from: parts))
+        let rest = try (reader.decodeIfPresent(from: totals), reader.decodeIfPresent(from: note), reader.decode(from: small), reader.decode(from: ratio))
+        (self.id, self.score, self.ok, self.part, self.parts) = first
+        (self.totals, self.note, self.small, self.ratio) = rest
+    }
+
+    private init(keyed reader: inout JSONTextReader, object: inout JSONTextReader.Object) throws {
+        func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
+        func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         let id = try reader.decode(_jsonTapeType { $0.id }, forKey: "id", in: &object)
         let score = try reader.decode(_jsonTapeType { $0.score }, forKey: "score", in: &object)
         let ok = try reader.decode(_jsonTapeType { $0.ok }, forKey: "ok", in: &object)

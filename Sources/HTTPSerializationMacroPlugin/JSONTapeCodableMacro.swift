@@ -64,7 +64,9 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
                 let helpers = Self.typeHelpers(for: decoded)
                 var lines = helpers + [decoded.isEmpty ? "_ = try value.object()" : "var object = try value.object()"]
                 // The same reads from the text, in the same order, then the object's other members.
-                var textLines = helpers + ["var object = try reader.object()"]
+                var textLines = helpers
+                let documentOrder = Self.documentOrderReader(for: decoded, helpers: helpers)
+                if documentOrder == nil { textLines.append("var object = try reader.object()") }
                 for property in decoded {
                     let call = property.isOptional ? "decodeIfPresent" : "decode"
                     let type = "\(property.isOptional ? "_jsonTapeWrapped" : "_jsonTapeType") { $0.\(property.name) }"
@@ -74,7 +76,22 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
                 textLines.append("try reader.close(&object)")
                 let assignments = decoded.map { "self.\($0.name) = \(Self.local($0))" }
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines + assignments))
-                members.append(function(textReaderSignature, textLines + assignments))
+                if let documentOrder {
+                    // Two initializers the reader picks between by the object's first key; each
+                    // sets every property (a `let` with a value too), which `self = ...` could not.
+                    members.append(function(textReaderSignature, [
+                        "var object = try reader.object()",
+                        "if reader.startsWith(\(decoded[0].key), in: object) {",
+                        "    try self.init(_jsonTapeKeyed: &reader, object: &object)",
+                        "} else {",
+                        "    try self.init(_jsonTapeDocumentOrder: &reader, object: &object)",
+                        "}",
+                    ]))
+                    members.append(function("init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws", textLines + assignments))
+                    members.append(documentOrder)
+                } else {
+                    members.append(function(textReaderSignature, textLines + assignments))
+                }
             }
             // Synthesized `encode(to:)` asks for its container even with no keys (an empty object).
             if writes, model.properties.isEmpty {
@@ -109,6 +126,40 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             return members
         }
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
+    }
+
+    /// The text reader's path for an object whose first key is not the model's: members
+    /// matched in the document's order, each once where it stands, their values noted in slots
+    /// and read once the object is, in the model's order (so values are made in the order the
+    /// keyed path makes them). A repeated key keeps its first value, as the keyed reads do.
+    /// An initializer of its own, never inlined, so that the keyed path stays as small as it
+    /// was (and inlined where it was). None for a model of one property (every order is its
+    /// own), or one with a key that is not plain ASCII (which the reader leaves to the tape).
+    static func documentOrderReader(for decoded: [CodableModel.Property], helpers: [String]) -> String? {
+        guard decoded.count > 1, decoded.allSatisfy({ isPlainKey($0.key) }) else { return nil }
+        var lines = helpers
+        lines += decoded.map { "var \(slot($0)) = HTTPSerializationCodable.JSONTextReader.Slot(\($0.isOptional ? "_jsonTapeWrapped" : "_jsonTapeType") { $0.\($0.name) })" }
+        lines.append("while let _jsonTapeMember = try reader.nextMember(in: &object) {")
+        for (position, property) in decoded.enumerated() {
+            lines.append("    \(position == 0 ? "if" : "} else if") try reader.member(_jsonTapeMember, is: \(property.key)) {")
+            lines.append("        try reader.note(&\(slot(property)))")
+        }
+        lines += ["    } else {", "        try reader.skipValue()", "    }", "}"]
+        lines += decoded.map { "let \(local($0)) = try reader.\($0.isOptional ? "decodeIfPresent" : "decode")(from: \(slot($0)))" }
+        lines += decoded.map { "self.\($0.name) = \(local($0))" }
+        return function("@inline(never) init(_jsonTapeDocumentOrder reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws", lines)
+    }
+
+    /// The slot the document-order path notes `property`'s value in.
+    static func slot(_ property: CodableModel.Property) -> String {
+        property.name.hasPrefix("`") ? "`_jsonTapeSlot_" + property.plainName + "`" : "_jsonTapeSlot_" + property.plainName
+    }
+
+    /// Whether a key's literal is a plain one: quoted ASCII text with no escape and no quote.
+    static func isPlainKey(_ literal: String) -> Bool {
+        let bytes = Array(literal.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return false }
+        return bytes.dropFirst().dropLast().allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     /// The local a generated reader reads `property` into: in backticks when the property's

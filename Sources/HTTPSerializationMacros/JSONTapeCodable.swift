@@ -24,6 +24,6 @@
 ///
 /// A type with its own `init(from:)` or `encode(to:)`, a `lazy` property or a property wrapper
 /// is refused with an error that says why. Needs the package's `Macros` trait.
-@attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(init(jsonTape:)), named(init(jsonText:)), named(encode(jsonTape:)))
+@attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(init(jsonTape:)), named(init(jsonText:)), named(init(_jsonTapeKeyed:object:)), named(init(_jsonTapeDocumentOrder:object:)), named(encode(jsonTape:)))
 public macro JSONTapeCodable() = #externalMacro(module: "HTTPSerializationMacroPlugin", type: "JSONTapeCodableMacro")
 #endif

@@ -85,13 +85,20 @@ struct JSONTapeCodableMacroTests {
                     self.count = _jsonTape_count
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    var object = try reader.object()
+                    if reader.startsWith("id", in: object) {
+                        try self.init(_jsonTapeKeyed: &reader, object: &object)
+                    } else {
+                        try self.init(_jsonTapeDocumentOrder: &reader, object: &object)
+                    }
+                }
+                init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
                     func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
-                    var object = try reader.object()
                     let _jsonTape_id = try reader.decode(_jsonTapeType {
                             $0.id
                         }, forKey: "id", in: &object)
@@ -114,6 +121,68 @@ struct JSONTapeCodableMacroTests {
                             $0.count
                         }, forKey: "count", in: &object)
                     try reader.close(&object)
+                    self.id = _jsonTape_id
+                    self.`default` = `_jsonTape_default`
+                    self.nickname = _jsonTape_nickname
+                    self.tags = _jsonTape_tags
+                    self.a = _jsonTape_a
+                    self.b = _jsonTape_b
+                    self.count = _jsonTape_count
+                }
+                @inline(never) init(_jsonTapeDocumentOrder reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var _jsonTapeSlot_id = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeType {
+                            $0.id
+                        })
+                    var `_jsonTapeSlot_default` = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeType {
+                            $0.`default`
+                        })
+                    var _jsonTapeSlot_nickname = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeWrapped {
+                            $0.nickname
+                        })
+                    var _jsonTapeSlot_tags = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeWrapped {
+                            $0.tags
+                        })
+                    var _jsonTapeSlot_a = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeType {
+                            $0.a
+                        })
+                    var _jsonTapeSlot_b = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeType {
+                            $0.b
+                        })
+                    var _jsonTapeSlot_count = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeType {
+                            $0.count
+                        })
+                    while let _jsonTapeMember = try reader.nextMember(in: &object) {
+                        if try reader.member(_jsonTapeMember, is: "id") {
+                            try reader.note(&_jsonTapeSlot_id)
+                        } else if try reader.member(_jsonTapeMember, is: "default") {
+                            try reader.note(&`_jsonTapeSlot_default`)
+                        } else if try reader.member(_jsonTapeMember, is: "nickname") {
+                            try reader.note(&_jsonTapeSlot_nickname)
+                        } else if try reader.member(_jsonTapeMember, is: "tags") {
+                            try reader.note(&_jsonTapeSlot_tags)
+                        } else if try reader.member(_jsonTapeMember, is: "a") {
+                            try reader.note(&_jsonTapeSlot_a)
+                        } else if try reader.member(_jsonTapeMember, is: "b") {
+                            try reader.note(&_jsonTapeSlot_b)
+                        } else if try reader.member(_jsonTapeMember, is: "count") {
+                            try reader.note(&_jsonTapeSlot_count)
+                        } else {
+                            try reader.skipValue()
+                        }
+                    }
+                    let _jsonTape_id = try reader.decode(from: _jsonTapeSlot_id)
+                    let `_jsonTape_default` = try reader.decode(from: `_jsonTapeSlot_default`)
+                    let _jsonTape_nickname = try reader.decodeIfPresent(from: _jsonTapeSlot_nickname)
+                    let _jsonTape_tags = try reader.decodeIfPresent(from: _jsonTapeSlot_tags)
+                    let _jsonTape_a = try reader.decode(from: _jsonTapeSlot_a)
+                    let _jsonTape_b = try reader.decode(from: _jsonTapeSlot_b)
+                    let _jsonTape_count = try reader.decode(from: _jsonTapeSlot_count)
                     self.id = _jsonTape_id
                     self.`default` = `_jsonTape_default`
                     self.nickname = _jsonTape_nickname

@@ -165,6 +165,109 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(Model.self, documents[3])?.score == 3)
     }
 
+    /// A value read through its text reader that logs its label, to show the order of reads.
+    struct Step: Codable, Equatable, JSONTapeDecodable {
+        var label: String
+        static let log = Mutex<[String]>([])
+
+        init(from decoder: any Decoder) throws {
+            label = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        init(jsonTape value: JSONTapeValue) throws {
+            label = try value.decode(String.self)
+        }
+
+        init(jsonText reader: inout JSONTextReader) throws {
+            label = try reader.decode(String.self)
+            Self.log.withLock { [label] in $0.append(label) }
+        }
+    }
+
+    @JSONTapeCodable
+    struct Steps: Decodable, Equatable {
+        var first: Step
+        var second: Step?
+        var third: Step
+    }
+
+    @Test("an object whose first key is the model's is read key by key; any other, member by member in the document's order")
+    func documentOrderWhenTheFirstKeyDiffers() throws {
+        // Key by key: `third` is passed over on the way to `second`, and read when asked for.
+        let keyed = #"{"first":"a","third":"c","second":"b"}"#
+        // In the document's order, each value read where it stands (whitespace before the first
+        // key is no reason to leave the model's order).
+        let documentOrder = #"{"third":"c","extra":[1,{"first":0}],"first":"a","second":"b"}"#
+        let spaced = #" { "first" : "a" , "third" : "c" , "second" : "b" } "#
+        let null = #"{"third":"c","second":null,"first":"a"}"#
+        for (text, order) in [(keyed, ["a", "b", "c"]), (documentOrder, ["c", "a", "b"]), (spaced, ["a", "b", "c"]), (null, ["c", "a"])] {
+            Step.log.withLock { $0 = [] }
+            let fast = try #require(Self.fromText(Steps.self, text), "\(text)")
+            #expect(Step.log.withLock { $0 } == order, "\(text)")
+            #expect(fast == (try JSONDecoder().decode(Steps.self, from: Data(text.utf8))), "\(text)")
+        }
+    }
+
+    @Test("in the document's order: the first of a repeated key, null and missing optionals, escapes and numbers, as JSONDecoder reads them")
+    func documentOrderValues() throws {
+        let documents = [
+            #"{"name":"tab\there \u00e9\ud83d\ude00 \"q\" \\","flags":[true],"children":[],"small":-128,"score":-1.5e3,"id":-42}"#,
+            #"{"huge":18446744073709551615,"big":-9223372036854775808,"ratio":2.5E-3,"unsigned":65535,"score":0.1,"name":"é😀","flags":[],"children":[],"id":7}"#,
+            #"{ "name" : "spaced" , "score" : 1e2 , "flags" : [ ] , "children" : [ ] , "id" : 0 , "small" : 0 }"#,
+            // Repeated keys keep the first, a null or a value of the wrong kind after it only checked.
+            #"{"name":"first","name":"second","score":null,"score":4,"flags":[],"flags":[1],"children":[{"value":5,"key":"k"}],"id":1,"id":"x"}"#,
+            #"{"\u006eame":"escaped","children":[],"tags":null,"child":null,"level":"low","counts":{},"flags":[],"id":2}"#,
+            #"{"children":[{"nested":[{"value":1,"key":"j"}],"key":"k"}],"child":{"value":2,"key":"c"},"flags":[false],"name":"","id":3}"#,
+        ]
+        for text in documents {
+            let fast = try #require(Self.fromText(Model.self, text), "\(text)")
+            #expect(fast == (try JSONDecoder().decode(Model.self, from: Data(text.utf8))), "\(text)")
+        }
+        #expect(Self.fromText(Model.self, documents[0])?.name == "tab\there \u{e9}\u{1F600} \"q\" \\")
+        #expect(Self.fromText(Model.self, documents[3])?.name == "first")
+        #expect(Self.fromText(Model.self, documents[3])?.score == nil)
+        #expect(Self.fromText(Model.self, documents[3])?.flags == [])
+        #expect(Self.fromText(Model.self, documents[4])?.name == "escaped")
+    }
+
+    @Test("in the document's order, what the text reader does not read is the tape's, with JSONDecoder's error")
+    func documentOrderStopsWhereTheTapeThrows() {
+        let bad = [
+            #"{"name":"a","flags":[],"children":[]}"#,
+            #"{"name":null,"id":1,"flags":[],"children":[]}"#,
+            #"{"name":1,"id":1,"flags":[],"children":[]}"#,
+            #"{"tags":[1],"name":"a","id":1,"flags":[],"children":[]}"#,
+            #"{"tags":"a","name":"a","id":1,"flags":[],"children":[]}"#,
+            #"{"score":"1","name":"a","id":1,"flags":[],"children":[]}"#,
+            #"{"small":128,"name":"a","id":1,"flags":[],"children":[]}"#,
+            #"{"level":"middle","name":"a","id":1,"flags":[],"children":[]}"#,
+            #"{"name":"a","id":1,"flags":[],"children":[{"value":1}]}"#,
+            #"{"name":"a","id":1.5,"flags":[],"children":[]}"#,
+            #"{"name":"a","id":1,"flags":[],"children":[]"#,
+            #"{"name":"a","id":1,"flags":[],"children":[]} x"#,
+            #"{"name":"a\x","id":1,"flags":[],"children":[]}"#,
+        ]
+        for text in bad {
+            #expect(Self.fromText(Model.self, text) == nil, "\(text)")
+            let ours = JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Model.self, from: Data(text.utf8)) }
+            let theirs = JSONBodyDecoderDifferentialTests.Outcome { try JSONDecoder().decode(Model.self, from: Data(text.utf8)) }
+            #expect(ours.matches(foundation: theirs), "\(text): \(ours) against \(theirs)")
+        }
+        // Text the scanner refuses (JSONDecoder takes both): a leading zero in a member no
+        // property reads, a lone surrogate in a repeated key's value.
+        for text in [#"{"name":"a","id":1,"flags":[],"children":[],"extra":[01]}"#, #"{"name":"a","id":1,"flags":[],"children":[],"name":"\ud800"}"#] {
+            #expect(Self.fromText(Model.self, text) == nil, "\(text)")
+        }
+        // The depth limit counts the object read in the document's order while its values are read.
+        let nested = #"{"children":[{"nested":[{"key":"j"}],"key":"k"}],"name":"a","flags":[],"id":1}"#
+        var shallow = JSONBodyDecoder()
+        shallow.maximumDepth = 4
+        #expect(Self.fromText(Model.self, nested, decoder: shallow) == nil)
+        var deepEnough = JSONBodyDecoder()
+        deepEnough.maximumDepth = 5
+        #expect(Self.fromText(Model.self, nested, decoder: deepEnough) != nil)
+    }
+
     @Test("what the text reader does not read is the tape's: bad JSON, wrong kinds, missing keys, depth, trailing data")
     func stopsWhereTheTapeThrows() {
         let good = #"{"id":1,"name":"a","flags":[],"children":[{"key":"k","nested":[{"key":"j"}]}]}"#
@@ -254,11 +357,15 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(GeneratedReaderTests.Child.self, escaped)?.key == "k")
         // Whitespace after the colon on the fast path, and before it off it.
         #expect(Self.fromText(GeneratedReaderTests.Child.self, "{\"key\": \"k\",\"value\" :\n1}") == GeneratedReaderTests.Child(key: "k", value: 1, nested: nil))
-        // Members passed on the way are remembered up to a limit; past it the object is the tape's.
-        func crowd(_ count: Int) -> String { "{" + (0..<count).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + #","key":"k"}"# }
-        #expect(Self.fromText(GeneratedReaderTests.Child.self, crowd(256))?.key == "k")
+        // Read key by key (the first key the model's), members passed on the way are remembered
+        // up to a limit; past it the object is the tape's. Read in the document's order (any
+        // other first key), nothing is remembered, and a crowd of any size is read from the text.
+        func crowd(_ count: Int) -> String { #"{"key":"k","# + (0..<count).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + #","value":1}"# }
+        #expect(Self.fromText(GeneratedReaderTests.Child.self, crowd(256))?.value == 1)
         #expect(Self.fromText(GeneratedReaderTests.Child.self, crowd(257)) == nil)
-        #expect(try JSONBodyDecoder().decode(GeneratedReaderTests.Child.self, from: Data(crowd(300).utf8)).key == "k")
+        #expect(try JSONBodyDecoder().decode(GeneratedReaderTests.Child.self, from: Data(crowd(300).utf8)).value == 1)
+        let crowdFirst = "{" + (0..<1_000).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + #","value":1,"key":"k"}"#
+        #expect(Self.fromText(GeneratedReaderTests.Child.self, crowdFirst) == GeneratedReaderTests.Child(key: "k", value: 1, nested: nil))
         // Skipped values nest at most 64 deep here; deeper (within the decoder's limit) is the tape's.
         let deep = #"{"key":"k","x":"# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}"
         #expect(Self.fromText(GeneratedReaderTests.Child.self, deep) == nil)

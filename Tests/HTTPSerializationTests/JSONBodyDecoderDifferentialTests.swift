@@ -279,10 +279,16 @@ struct ModelDocuments {
         return object(&fields)
     }
 
-    /// Fields in shuffled order, some dropped, nulled, mistyped, duplicated or escaped, plus unknown keys.
+    /// Fields in the model's order, with only the first in place, or shuffled (a third each: a
+    /// generated reader takes the first two key by key and the last in the document's order),
+    /// some dropped, nulled, mistyped, duplicated or escaped, plus unknown keys.
     private mutating func object(_ fields: inout [(String, String)]) -> String {
         var members: [String] = []
-        fields.shuffle(using: &random)
+        switch random.range(0, 2) {
+        case 0: break
+        case 1: fields[1...].shuffle(using: &random)
+        default: fields.shuffle(using: &random)
+        }
         for (key, value) in fields {
             switch faulty ? random.range(0, 29) : random.range(4, 29) {
             case 0: continue

@@ -121,7 +121,7 @@ package struct JSONTextCursor {
 
     /// A lexer call whose error is only a miss here.
     @inline(__always)
-    private func lex<Result>(_ body: () throws(JSONReadingError) -> Result) throws(Miss) -> Result {
+    func lex<Result>(_ body: () throws(JSONReadingError) -> Result) throws(Miss) -> Result {
         do throws(JSONReadingError) {
             return try body()
         } catch {
@@ -300,7 +300,7 @@ package struct JSONTextCursor {
     }
 
     /// The opening quote of the object's next key, or nil at its end (the brace read).
-    private mutating func nextKey(in object: inout Object) throws(Miss) -> Int? {
+    mutating func nextKey(in object: inout Object) throws(Miss) -> Int? {
         guard !object.closed else { return nil }
         index = JSONLexer.skipWhitespace(base, from: index, end: end)
         guard index < end else { throw Miss() }
@@ -321,7 +321,7 @@ package struct JSONTextCursor {
 
     /// The index of the value after the key that ends before `afterKey`: whitespace, a colon, whitespace.
     @inline(__always)
-    private func colon(after afterKey: Int) throws(Miss) -> Int {
+    func colon(after afterKey: Int) throws(Miss) -> Int {
         var at = afterKey
         if at >= end || base[at] != UInt8(ascii: ":") {
             at = JSONLexer.skipWhitespace(base, from: at, end: end)
@@ -395,7 +395,7 @@ package struct JSONTextCursor {
     /// Whether a member's key, converted from snake case, is `key` (ASCII): a key with an
     /// underscore is compared as converted, any other as written. Escaped and non-ASCII keys
     /// (whose conversion is `String` work) and conversions the bytes do not settle are misses.
-    private static func convertedMatches(_ member: PassedMember, _ key: StaticString, _ base: UnsafePointer<UInt8>) throws(Miss) -> Bool {
+    static func convertedMatches(_ member: PassedMember, _ key: StaticString, _ base: UnsafePointer<UInt8>) throws(Miss) -> Bool {
         guard member.flags & (JSONTape.hasEscapes | JSONTape.hasNonASCII) == 0 else { throw Miss() }
         let text = UnsafeBufferPointer(start: base + member.key, count: member.length)
         let converts = key.withUTF8Buffer { wanted -> Bool? in
@@ -412,7 +412,7 @@ package struct JSONTextCursor {
     /// member's key has no escapes, and as `String`s when it has escapes or non-ASCII text (a
     /// Kelvin sign equals `K` as a `String`, as `JSONDecoder`'s keys compare).
     @inline(__always)
-    private static func matches(_ member: PassedMember, _ key: StaticString, _ base: UnsafePointer<UInt8>, _ end: Int) -> Bool {
+    static func matches(_ member: PassedMember, _ key: StaticString, _ base: UnsafePointer<UInt8>, _ end: Int) -> Bool {
         // Lengths first: most members passed over differ from the key there.
         if member.length == key.utf8CodeUnitCount, member.flags & JSONTape.hasEscapes == 0,
            equal(base + member.key, key) {
@@ -426,7 +426,7 @@ package struct JSONTextCursor {
     /// Whether the bytes at `text` are `key`'s (as many as it has), `key` a pointer (as
     /// ``seekMember(_:in:)`` requires): the closure of `withUTF8Buffer` would be a call per compare.
     @inline(__always)
-    private static func equal(_ text: UnsafePointer<UInt8>, _ key: StaticString) -> Bool {
+    static func equal(_ text: UnsafePointer<UInt8>, _ key: StaticString) -> Bool {
         JSONTapeReader.equal(text, key.utf8Start, count: key.utf8CodeUnitCount)
     }
 

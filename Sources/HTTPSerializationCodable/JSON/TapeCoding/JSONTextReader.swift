@@ -28,6 +28,21 @@ import HTTPSerializationCore
 /// }
 /// ```
 ///
+/// For an object whose first key is not the model's first (``startsWith(_:in:)``), the
+/// generated code reads the members in the document's order instead, each value once where it
+/// stands:
+///
+/// ```swift
+/// var id = JSONTextReader.Slot(Int.self), nickname = JSONTextReader.Slot(String.self)
+/// while let member = try reader.nextMember(in: &object) {
+///     if try reader.member(member, is: "id") { try reader.note(&id) }
+///     else if try reader.member(member, is: "nickname") { try reader.note(&nickname) }
+///     else { try reader.skipValue() }
+/// }
+/// self.id = try reader.decode(from: id)
+/// self.nickname = try reader.decodeIfPresent(from: nickname)
+/// ```
+///
 /// Valid only during the decode that made it: it reads memory the decode lends it.
 public struct JSONTextReader {
     @usableFromInline var cursor: JSONTextCursor
@@ -92,6 +107,127 @@ public struct JSONTextReader {
     @inlinable
     public mutating func close(_ object: inout Object) throws {
         try cursor.closeObject(&object.state)
+    }
+
+    // MARK: Objects in the document's order
+
+    /// Whether `object`'s first key is `key`, nothing read: a generated reader reads the object
+    /// key by key in its model's order when it is, and member by member in the document's when not.
+    ///
+    /// A document whose first key is the model's first likely lists the rest in the model's
+    /// order too (one written from the same model); any other order is cheaper read as it
+    /// comes, each member matched once where it stands, than sought key by key.
+    @inlinable @inline(__always)
+    public func startsWith(_ key: StaticString, in object: Object) -> Bool {
+        cursor.startsWith(key, in: object.state)
+    }
+
+    /// A member's key, as ``nextMember(in:)`` finds it, which ``member(_:is:)`` compares.
+    public struct Member {
+        @usableFromInline let key: JSONTextCursor.MemberKey
+        @usableFromInline init(_ key: JSONTextCursor.MemberKey) { self.key = key }
+    }
+
+    /// The key of `object`'s next member, the reader then at its value; nil once the object's
+    /// closing brace is read. Each member's value must be read (or skipped) before the next key.
+    ///
+    /// ```swift
+    /// while let member = try reader.nextMember(in: &object) {
+    ///     if try reader.member(member, is: "id") { try reader.note(&id) }
+    ///     else { try reader.skipValue() }
+    /// }
+    /// ```
+    @inlinable
+    public mutating func nextMember(in object: inout Object) throws -> Member? {
+        try cursor.nextMemberKey(in: &object.state).map(Member.init)
+    }
+
+    /// Whether `member`'s key is `key`, compared as ``decode(_:forKey:in:)`` compares keys
+    /// (under the decoder's key strategy); a key that is not ASCII stops the reader.
+    @inlinable @inline(__always)
+    public func member(_ member: Member, is key: StaticString) throws -> Bool {
+        try cursor.member(member.key, is: key)
+    }
+
+    /// A member's value as an object read in the document's order holds it until the object
+    /// is read: a string noted where it stands and made once the object is, in the model's
+    /// order (the order the keyed reads make them, and the order a model's values are freed
+    /// in: strings made in another order cost the allocator several times as much to free);
+    /// any other value read at once.
+    public struct Slot<Value> {
+        @usableFromInline var noted = JSONTextCursor.NotedValue()
+        @usableFromInline var value: Value?
+        /// A slot for a value of `type` that no member has filled.
+        @inlinable public init(_ type: Value.Type) {}
+    }
+
+    /// Reads the value at the reader into `slot` (a string only noted); a slot filled already
+    /// (a repeated key) keeps its first value, as ``decode(_:forKey:in:)`` does, and this one
+    /// is only checked.
+    @inlinable
+    public mutating func note<T: JSONTapeDecodable>(_ slot: inout Slot<T>) throws {
+        guard slot.noted.start < 0 else { return try skipValue() }
+        if T.self == String.self { return try cursor.note(&slot.noted) }
+        let start = cursor.index
+        if try !readNull() { slot.value = try read(T.self) }
+        slot.noted.start = start
+    }
+
+    /// Notes the value of a type with no reader of its own, which ``decode(_:from:)`` then
+    /// leaves to the tape (unless it is null and optional).
+    public mutating func note<T: Decodable>(_ slot: inout Slot<T>) throws {
+        try cursor.note(&slot.noted)
+    }
+
+    /// The value in `slot`; an empty slot (a key the object did not have) or null stops the
+    /// reader, and the tape gives `DecodingError.keyNotFound` or `valueNotFound` for it.
+    @inlinable
+    public mutating func decode<T: JSONTapeDecodable>(from slot: Slot<T>) throws -> T {
+        if let value = slot.value { return value }
+        guard slot.noted.start >= 0 else { throw Self.miss }
+        return try readNoted(T.self, slot.noted)
+    }
+
+    /// The value in `slot`, or nil when the slot is empty or holds null.
+    @inlinable
+    public mutating func decodeIfPresent<T: JSONTapeDecodable>(from slot: Slot<T>) throws -> T? {
+        if let value = slot.value { return value }
+        // Other than a string, a value read at once that left none was null.
+        guard slot.noted.start >= 0, T.self == String.self else { return nil }
+        if slot.noted.kind != .string {
+            let resume = cursor.enterNoted(slot.noted)
+            defer { cursor.leaveNoted(resumingAt: resume) }
+            guard try readNull() else { throw Self.miss }
+            return nil
+        }
+        return try readNoted(T.self, slot.noted)
+    }
+
+    /// A value of a type with no reader of its own, which stops the reader: the tape reads it
+    /// through its `init(from:)`.
+    public mutating func decode<T: Decodable>(from slot: Slot<T>) throws -> T {
+        throw Self.miss
+    }
+
+    /// A value of a type with no reader of its own: nil when the slot is empty or holds null
+    /// (as on the tape), else it stops the reader.
+    public mutating func decodeIfPresent<T: Decodable>(from slot: Slot<T>) throws -> T? {
+        guard slot.noted.start >= 0 else { return nil }
+        let resume = cursor.enterNoted(slot.noted)
+        defer { cursor.leaveNoted(resumingAt: resume) }
+        if try readNull() { return nil }
+        throw Self.miss
+    }
+
+    /// A noted value as `type`: a string from the text the note kept (no lexer again), anything
+    /// else (a null, or a value of the wrong kind) read again where it stands, where it stops
+    /// the reader.
+    @inlinable @inline(__always)
+    mutating func readNoted<T: JSONTapeDecodable>(_ type: T.Type, _ value: JSONTextCursor.NotedValue) throws -> T {
+        if T.self == String.self, value.kind == .string { return unsafeBitCast(cursor.string(value), to: T.self) }
+        let resume = cursor.enterNoted(value)
+        defer { cursor.leaveNoted(resumingAt: resume) }
+        return try read(T.self)
     }
 
     /// The next key of an object read member by member (the reader then at its value), or nil
