@@ -4,7 +4,7 @@ import HTTPSerialization
 /// Readers straight from the text (`JSONTextReader`, what `@JSONTapeCodable` writes) on
 /// arbitrary bytes, against the tape alone: a decode that reads the text first must give what
 /// the tape gives, the same value or the same error, for models with nested objects, arrays,
-/// optionals, dictionaries and raw-value enums, also under `.convertFromSnakeCase` and with
+/// optionals, dictionaries, raw-value enums and a type with no reader of its own, also under `.convertFromSnakeCase` and with
 /// non-conforming floats as strings (`.convertFromString`). The readers
 /// are written here by hand (the fuzz build has no compiler plugin), one like the macro's.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -96,19 +96,19 @@ private struct Account: Codable, Equatable, JSONTapeDecodable {
 
     init(jsonText reader: inout JSONTextReader) throws {
         var object = try reader.object()
-        guard reader.startsWith("userId", in: object) else {
+        guard reader.starts(with: "userId", in: object) else {
             // In the document's order, as the macro writes it.
             var userId = JSONTextReader.Slot(Int.self), emailAddress = JSONTextReader.Slot(String.self)
             var tag = JSONTextReader.Slot([String: Int].self), line2 = JSONTextReader.Slot(Part.self)
             while let member = try reader.nextMember(in: &object) {
                 if try reader.member(member, is: "userId") {
-                    try reader.note(&userId)
+                    try reader.read(into: &userId)
                 } else if try reader.member(member, is: "emailAddress") {
-                    try reader.note(&emailAddress)
+                    try reader.read(into: &emailAddress)
                 } else if try reader.member(member, is: "_tag_") {
-                    try reader.note(&tag)
+                    try reader.read(into: &tag)
                 } else if try reader.member(member, is: "line2") {
-                    try reader.note(&line2)
+                    try reader.read(into: &line2)
                 } else {
                     try reader.skipValue()
                 }
@@ -136,6 +136,8 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     var note: String?
     var small: Int8
     var ratio: Float
+    var label: String
+    var plain: Plain?
 
     // Record's readers are like the macro's (values into locals, `self` set after the last
     // read; from the text, key by key or in the document's order by the first key); Part's
@@ -153,13 +155,15 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
         let note = try object.decodeIfPresent(_jsonTapeWrapped { $0.note }, forKey: "note")
         let small = try object.decode(_jsonTapeType { $0.small }, forKey: "small")
         let ratio = try object.decode(_jsonTapeType { $0.ratio }, forKey: "ratio")
+        let label = try object.decode(_jsonTapeType { $0.label }, forKey: "label")
+        let plain = try object.decodeIfPresent(_jsonTapeWrapped { $0.plain }, forKey: "plain")
         (self.id, self.score, self.ok, self.part, self.parts) = (id, score, ok, part, parts)
-        (self.totals, self.note, self.small, self.ratio) = (totals, note, small, ratio)
+        (self.totals, self.note, self.small, self.ratio, self.label, self.plain) = (totals, note, small, ratio, label, plain)
     }
 
     init(jsonText reader: inout JSONTextReader) throws {
         var object = try reader.object()
-        if reader.startsWith("id", in: object) {
+        if reader.starts(with: "id", in: object) {
             try self.init(keyed: &reader, object: &object)
         } else {
             try self.init(documentOrder: &reader, object: &object)
@@ -173,34 +177,41 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
         var ok = JSONTextReader.Slot(_jsonTapeType { $0.ok }), part = JSONTextReader.Slot(_jsonTapeType { $0.part })
         var parts = JSONTextReader.Slot(_jsonTapeWrapped { $0.parts }), totals = JSONTextReader.Slot(_jsonTapeWrapped { $0.totals })
         var note = JSONTextReader.Slot(_jsonTapeWrapped { $0.note }), small = JSONTextReader.Slot(_jsonTapeType { $0.small })
-        var ratio = JSONTextReader.Slot(_jsonTapeType { $0.ratio })
+        var ratio = JSONTextReader.Slot(_jsonTapeType { $0.ratio }), label = JSONTextReader.Slot(_jsonTapeType { $0.label })
+        var plain = JSONTextReader.Slot(_jsonTapeWrapped { $0.plain })
         while let member = try reader.nextMember(in: &object) {
             if try reader.member(member, is: "id") {
-                try reader.note(&id)
+                try reader.read(into: &id)
             } else if try reader.member(member, is: "score") {
-                try reader.note(&score)
+                try reader.read(into: &score)
             } else if try reader.member(member, is: "ok") {
-                try reader.note(&ok)
+                try reader.read(into: &ok)
             } else if try reader.member(member, is: "part") {
-                try reader.note(&part)
+                try reader.read(into: &part)
             } else if try reader.member(member, is: "parts") {
-                try reader.note(&parts)
+                try reader.read(into: &parts)
             } else if try reader.member(member, is: "totals") {
-                try reader.note(&totals)
+                try reader.read(into: &totals)
             } else if try reader.member(member, is: "note") {
-                try reader.note(&note)
+                try reader.read(into: &note)
             } else if try reader.member(member, is: "small") {
-                try reader.note(&small)
+                try reader.read(into: &small)
             } else if try reader.member(member, is: "ratio") {
-                try reader.note(&ratio)
+                try reader.read(into: &ratio)
+            } else if try reader.member(member, is: "label") {
+                try reader.read(into: &label)
+            } else if try reader.member(member, is: "plain") {
+                try reader.read(into: &plain)
             } else {
                 try reader.skipValue()
             }
         }
         let first = try (reader.decode(from: id), reader.decode(from: score), reader.decode(from: ok), reader.decode(from: part), reader.decodeIfPresent(from: parts))
         let rest = try (reader.decodeIfPresent(from: totals), reader.decodeIfPresent(from: note), reader.decode(from: small), reader.decode(from: ratio))
+        let last = try (reader.decode(from: label), reader.decodeIfPresent(from: plain))
         (self.id, self.score, self.ok, self.part, self.parts) = first
         (self.totals, self.note, self.small, self.ratio) = rest
+        (self.label, self.plain) = last
     }
 
     private init(keyed reader: inout JSONTextReader, object: inout JSONTextReader.Object) throws {
@@ -215,15 +226,22 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
         let note = try reader.decodeIfPresent(_jsonTapeWrapped { $0.note }, forKey: "note", in: &object)
         let small = try reader.decode(_jsonTapeType { $0.small }, forKey: "small", in: &object)
         let ratio = try reader.decode(_jsonTapeType { $0.ratio }, forKey: "ratio", in: &object)
+        let label = try reader.decode(_jsonTapeType { $0.label }, forKey: "label", in: &object)
+        let plain = try reader.decodeIfPresent(_jsonTapeWrapped { $0.plain }, forKey: "plain", in: &object)
         try reader.close(&object)
         (self.id, self.score, self.ok, self.part, self.parts) = (id, score, ok, part, parts)
-        (self.totals, self.note, self.small, self.ratio) = (totals, note, small, ratio)
+        (self.totals, self.note, self.small, self.ratio, self.label, self.plain) = (totals, note, small, ratio, label, plain)
     }
 
     /// Floating-point values by their bits, so a -0.0 read as 0.0 is a difference.
     static func == (lhs: Record, rhs: Record) -> Bool {
         lhs.id == rhs.id && lhs.score.bitPattern == rhs.score.bitPattern && lhs.ok == rhs.ok && lhs.part == rhs.part
             && lhs.parts == rhs.parts && lhs.totals == rhs.totals && lhs.note == rhs.note && lhs.small == rhs.small
-            && lhs.ratio.bitPattern == rhs.ratio.bitPattern
+            && lhs.ratio.bitPattern == rhs.ratio.bitPattern && lhs.label == rhs.label && lhs.plain == rhs.plain
     }
+}
+
+/// A type with no reader of its own: the readers leave it to the tape unless it is missing or null.
+private struct Plain: Codable, Equatable {
+    var v: Int
 }

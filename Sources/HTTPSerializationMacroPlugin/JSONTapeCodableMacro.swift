@@ -81,7 +81,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
                     // sets every property (a `let` with a value too), which `self = ...` could not.
                     members.append(function(textReaderSignature, [
                         "var object = try reader.object()",
-                        "if reader.startsWith(\(decoded[0].key), in: object) {",
+                        "if reader.starts(with: \(decoded[0].key), in: object) {",
                         "    try self.init(_jsonTapeKeyed: &reader, object: &object)",
                         "} else {",
                         "    try self.init(_jsonTapeDocumentOrder: &reader, object: &object)",
@@ -142,7 +142,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         lines.append("while let _jsonTapeMember = try reader.nextMember(in: &object) {")
         for (position, property) in decoded.enumerated() {
             lines.append("    \(position == 0 ? "if" : "} else if") try reader.member(_jsonTapeMember, is: \(property.key)) {")
-            lines.append("        try reader.note(&\(slot(property)))")
+            lines.append("        try reader.read(into: &\(slot(property)))")
         }
         lines += ["    } else {", "        try reader.skipValue()", "    }", "}"]
         lines += decoded.map { "let \(local($0)) = try reader.\($0.isOptional ? "decodeIfPresent" : "decode")(from: \(slot($0)))" }

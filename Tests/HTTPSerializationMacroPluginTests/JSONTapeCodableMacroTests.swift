@@ -86,7 +86,7 @@ struct JSONTapeCodableMacroTests {
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
                     var object = try reader.object()
-                    if reader.startsWith("id", in: object) {
+                    if reader.starts(with: "id", in: object) {
                         try self.init(_jsonTapeKeyed: &reader, object: &object)
                     } else {
                         try self.init(_jsonTapeDocumentOrder: &reader, object: &object)
@@ -159,19 +159,19 @@ struct JSONTapeCodableMacroTests {
                         })
                     while let _jsonTapeMember = try reader.nextMember(in: &object) {
                         if try reader.member(_jsonTapeMember, is: "id") {
-                            try reader.note(&_jsonTapeSlot_id)
+                            try reader.read(into: &_jsonTapeSlot_id)
                         } else if try reader.member(_jsonTapeMember, is: "default") {
-                            try reader.note(&`_jsonTapeSlot_default`)
+                            try reader.read(into: &`_jsonTapeSlot_default`)
                         } else if try reader.member(_jsonTapeMember, is: "nickname") {
-                            try reader.note(&_jsonTapeSlot_nickname)
+                            try reader.read(into: &_jsonTapeSlot_nickname)
                         } else if try reader.member(_jsonTapeMember, is: "tags") {
-                            try reader.note(&_jsonTapeSlot_tags)
+                            try reader.read(into: &_jsonTapeSlot_tags)
                         } else if try reader.member(_jsonTapeMember, is: "a") {
-                            try reader.note(&_jsonTapeSlot_a)
+                            try reader.read(into: &_jsonTapeSlot_a)
                         } else if try reader.member(_jsonTapeMember, is: "b") {
-                            try reader.note(&_jsonTapeSlot_b)
+                            try reader.read(into: &_jsonTapeSlot_b)
                         } else if try reader.member(_jsonTapeMember, is: "count") {
-                            try reader.note(&_jsonTapeSlot_count)
+                            try reader.read(into: &_jsonTapeSlot_count)
                         } else {
                             try reader.skipValue()
                         }
@@ -204,6 +204,132 @@ struct JSONTapeCodableMacroTests {
                 }
             }
             """)
+    }
+
+    @Test("a model that reads one property (a valued let is not read) has the key-by-key reader only; one of optionals reads them from slots")
+    func documentOrderReaderOnlyWhereItHelps() {
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct Pair: Codable {
+                let version = 1
+                var id: Int
+            }
+            """,
+            """
+            struct Pair: Codable {
+                let version = 1
+                var id: Int
+            }
+
+            extension Pair: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try value.object()
+                    let _jsonTape_id = try object.decode(_jsonTapeType {
+                            $0.id
+                        }, forKey: "id")
+                    self.id = _jsonTape_id
+                }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try reader.object()
+                    let _jsonTape_id = try reader.decode(_jsonTapeType {
+                            $0.id
+                        }, forKey: "id", in: &object)
+                    try reader.close(&object)
+                    self.id = _jsonTape_id
+                }
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    var object = writer.object()
+                    try object.encode(self.version, forKey: "version")
+                    try object.encode(self.id, forKey: "id")
+                }
+            }
+            """
+        )
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct Options: Decodable {
+                var a: Int?
+                var b: String?
+            }
+            """,
+            """
+            struct Options: Decodable {
+                var a: Int?
+                var b: String?
+            }
+
+            extension Options: HTTPSerializationCodable.JSONTapeDecodable {
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try value.object()
+                    let _jsonTape_a = try object.decodeIfPresent(_jsonTapeWrapped {
+                            $0.a
+                        }, forKey: "a")
+                    let _jsonTape_b = try object.decodeIfPresent(_jsonTapeWrapped {
+                            $0.b
+                        }, forKey: "b")
+                    self.a = _jsonTape_a
+                    self.b = _jsonTape_b
+                }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    var object = try reader.object()
+                    if reader.starts(with: "a", in: object) {
+                        try self.init(_jsonTapeKeyed: &reader, object: &object)
+                    } else {
+                        try self.init(_jsonTapeDocumentOrder: &reader, object: &object)
+                    }
+                }
+                init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    let _jsonTape_a = try reader.decodeIfPresent(_jsonTapeWrapped {
+                            $0.a
+                        }, forKey: "a", in: &object)
+                    let _jsonTape_b = try reader.decodeIfPresent(_jsonTapeWrapped {
+                            $0.b
+                        }, forKey: "b", in: &object)
+                    try reader.close(&object)
+                    self.a = _jsonTape_a
+                    self.b = _jsonTape_b
+                }
+                @inline(never) init(_jsonTapeDocumentOrder reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var _jsonTapeSlot_a = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeWrapped {
+                            $0.a
+                        })
+                    var _jsonTapeSlot_b = HTTPSerializationCodable.JSONTextReader.Slot(_jsonTapeWrapped {
+                            $0.b
+                        })
+                    while let _jsonTapeMember = try reader.nextMember(in: &object) {
+                        if try reader.member(_jsonTapeMember, is: "a") {
+                            try reader.read(into: &_jsonTapeSlot_a)
+                        } else if try reader.member(_jsonTapeMember, is: "b") {
+                            try reader.read(into: &_jsonTapeSlot_b)
+                        } else {
+                            try reader.skipValue()
+                        }
+                    }
+                    let _jsonTape_a = try reader.decodeIfPresent(from: _jsonTapeSlot_a)
+                    let _jsonTape_b = try reader.decodeIfPresent(from: _jsonTapeSlot_b)
+                    self.a = _jsonTape_a
+                    self.b = _jsonTape_b
+                }
+            }
+            """
+        )
     }
 
     @Test("CodingKeys choose the properties, their order and their keys, escaped as string literals")

@@ -147,13 +147,14 @@ struct GeneratedTextReaderTests {
 
     @Test("strings and numbers passed over for a later key read as written when asked for: escapes, non-ASCII, numbers of each kind")
     func passedValuesReadAgain() throws {
-        // Every member before `id` (the model's first key) is passed over on the way to it and
-        // read when its own key is asked for.
+        // Each document starts with `id`, the model's first key, so it is read key by key: the
+        // members after it are passed over on the way to a later key and read when their own
+        // key is asked for. (``documentOrderValues()`` reads the same members in their order.)
         let documents = [
-            #"{"flags":[true],"name":"tab\there \u00e9\ud83d\ude00 \"q\" \\","children":[],"small":-128,"score":-1.5e3,"id":-42}"#,
-            #"{"huge":18446744073709551615,"big":-9223372036854775808,"ratio":2.5E-3,"unsigned":65535,"score":0.1,"name":"é😀","flags":[],"children":[],"id":7}"#,
-            #"{ "name" : "spaced" , "score" : 1e2 , "flags" : [ ] , "children" : [ ] , "id" : 0 , "small" : 0 }"#,
-            #"{"name":"first","name":"second","score":3,"score":4,"flags":[],"children":[{"value":5,"key":"k"}],"id":1}"#,
+            #"{"id":-42,"flags":[true],"children":[],"small":-128,"name":"tab\there \u00e9\ud83d\ude00 \"q\" \\","score":-1.5e3}"#,
+            #"{"id":7,"huge":18446744073709551615,"big":-9223372036854775808,"ratio":2.5E-3,"unsigned":65535,"score":0.1,"name":"é😀","flags":[],"children":[]}"#,
+            #"{ "id" : 0 , "score" : 1e2 , "flags" : [ ] , "children" : [ ] , "name" : "spaced" , "small" : 0 }"#,
+            #"{"id":1,"score":3,"score":4,"flags":[],"children":[{"value":5,"key":"k"}],"name":"first","name":"second"}"#,
         ]
         for text in documents {
             let fast = try #require(Self.fromText(Model.self, text), "\(text)")
@@ -166,6 +167,8 @@ struct GeneratedTextReaderTests {
     }
 
     /// A value read through its text reader that logs its label, to show the order of reads.
+    /// Only ``documentOrderWhenTheFirstKeyDiffers()`` reads it: tests run in parallel, and a
+    /// second test reading it would mix its entries into the log.
     struct Step: Codable, Equatable, JSONTapeDecodable {
         var label: String
         static let log = Mutex<[String]>([])
@@ -228,6 +231,45 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(Model.self, documents[3])?.score == nil)
         #expect(Self.fromText(Model.self, documents[3])?.flags == [])
         #expect(Self.fromText(Model.self, documents[4])?.name == "escaped")
+    }
+
+    @JSONTapeCodable
+    struct WithPlain: Decodable, Equatable {
+        var id: Int
+        var plain: JSONTapeDecodableTests.PlainChild?
+        var label: String
+    }
+
+    /// Read member by member, then closed, as a hand-written reader may.
+    struct ClosedAfterMembers: Decodable, Equatable, JSONTapeDecodable {
+        var id: Int
+        init(id: Int) { self.id = id }
+        init(jsonTape value: JSONTapeValue) throws {
+            var object = try value.object()
+            id = try object.decode(Int.self, forKey: "id")
+        }
+        init(jsonText reader: inout JSONTextReader) throws {
+            var object = try reader.object()
+            var id = JSONTextReader.Slot(Int.self)
+            while let member = try reader.nextMember(in: &object) {
+                if try reader.member(member, is: "id") { try reader.read(into: &id) } else { try reader.skipValue() }
+            }
+            try reader.close(&object)
+            self.id = try reader.decode(from: id)
+        }
+    }
+
+    @Test("in the document's order, a type with no reader of its own is nil from the text when missing or null, else the tape's")
+    func documentOrderDecodableOnly() throws {
+        for text in [#"{"label":"a","id":1}"#, #"{"label":"a","plain":null,"id":1}"#] {
+            #expect(Self.fromText(WithPlain.self, text) == WithPlain(id: 1, plain: nil, label: "a"), "\(text)")
+        }
+        let given = #"{"label":"a","plain":{"key":"k","value":2},"id":1}"#
+        #expect(Self.fromText(WithPlain.self, given) == nil)
+        #expect(try JSONBodyDecoder().decode(WithPlain.self, from: Data(given.utf8)) == (try JSONDecoder().decode(WithPlain.self, from: Data(given.utf8))))
+        #expect(Self.fromText(WithPlain.self, #"{"label":1,"plain":null,"id":1}"#) == nil)
+        // An object read member by member and then closed counts its depth once.
+        #expect(Self.fromText([ClosedAfterMembers].self, #"[{"x":[1],"id":1},{"id":2}]"#) == [1, 2].map { ClosedAfterMembers(id: $0) })
     }
 
     @Test("in the document's order, what the text reader does not read is the tape's, with JSONDecoder's error")
@@ -338,10 +380,13 @@ struct GeneratedTextReaderTests {
 
     @Test("keys of every length match as bytes; a key that is not ASCII, a crowd of members or deep nesting is the tape's")
     func keyLengthsAndLimits() throws {
-        // Near misses first: a key one byte short or long is not the key.
-        let text = #"{"a_key_of_seventeen":4,"a":1,"sixteen_bytes_k":0,"sixteen_bytes_ke":3,"nine_bytes":0,"nine_byte":2}"#
-        #expect(Self.fromText(Keyed.self, text) == Keyed(a: 1, nine: 2, sixteen: 3, seventeen: 4))
-        #expect(Self.fromText(Keyed.self, text) == (try JSONDecoder().decode(Keyed.self, from: Data(text.utf8))))
+        // Near misses first: a key one byte short or long is not the key, read key by key (the
+        // model's first key first) and in the document's order.
+        for text in [#"{"a":1,"a_key_of_seventeen":4,"sixteen_bytes_k":0,"sixteen_bytes_ke":3,"nine_bytes":0,"nine_byte":2}"#,
+                     #"{"a_key_of_seventeen":4,"a":1,"sixteen_bytes_k":0,"sixteen_bytes_ke":3,"nine_bytes":0,"nine_byte":2}"#] {
+            #expect(Self.fromText(Keyed.self, text) == Keyed(a: 1, nine: 2, sixteen: 3, seventeen: 4), "\(text)")
+            #expect(Self.fromText(Keyed.self, text) == (try JSONDecoder().decode(Keyed.self, from: Data(text.utf8))), "\(text)")
+        }
         // The Kelvin sign equals `K` as a `String`, as `JSONDecoder` compares keys: the tape finds
         // it, escaped, raw or as `K`, in small objects and large; a key that is not ASCII is left
         // to the tape, as which member it takes can depend on the other keys.
@@ -352,9 +397,11 @@ struct GeneratedTextReaderTests {
             #expect(Self.fromText(Kelvin.self, text) == nil, "\(text)")
             #expect(Self.fromTape(Kelvin.self, text) == .value(expected), "\(text)")
         }
-        // An ASCII key matches an escaped or non-ASCII spelling as a `String` on both paths.
+        // An ASCII key matches an escaped or non-ASCII spelling as a `String`, in the document's
+        // order and key by key.
         let escaped = #"{"\u006Bey":"k"}"#
         #expect(Self.fromText(GeneratedReaderTests.Child.self, escaped)?.key == "k")
+        #expect(Self.fromText(GeneratedReaderTests.Child.self, #"{"key":"k","v\u0061lue":2}"#)?.value == 2)
         // Whitespace after the colon on the fast path, and before it off it.
         #expect(Self.fromText(GeneratedReaderTests.Child.self, "{\"key\": \"k\",\"value\" :\n1}") == GeneratedReaderTests.Child(key: "k", value: 1, nested: nil))
         // Read key by key (the first key the model's), members passed on the way are remembered

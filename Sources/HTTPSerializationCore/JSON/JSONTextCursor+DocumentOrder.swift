@@ -17,7 +17,7 @@ extension JSONTextCursor {
     /// whitespace allowed before it), under the snake-case conversion as converted; nothing is
     /// read. A document whose first key is the model's own likely has the model's order.
     @inlinable @inline(__always)
-    package func startsWith(_ key: StaticString, in object: Object) -> Bool {
+    package func starts(with key: StaticString, in object: Object) -> Bool {
         // Compact text, as ``seek(_:in:)``'s first test: the key's quote right after the brace.
         if object.first, !object.closed, key.hasPointerRepresentation, Self.clean(key), !convertsFromSnakeCase || !Self.hasUnderscore(key) {
             let count = key.utf8CodeUnitCount
@@ -26,11 +26,11 @@ extension JSONTextCursor {
                 return true
             }
         }
-        return slowStartsWith(key, in: object)
+        return slowStarts(with: key, in: object)
     }
 
-    /// ``startsWith(_:in:)`` past compact text: whitespace first, or a key to convert.
-    @usableFromInline func slowStartsWith(_ key: StaticString, in object: Object) -> Bool {
+    /// ``starts(with:in:)`` past compact text: whitespace first, or a key to convert.
+    @usableFromInline func slowStarts(with key: StaticString, in object: Object) -> Bool {
         guard object.first, !object.closed, !object.remembers, key.hasPointerRepresentation, Self.clean(key) else { return false }
         let quote = JSONLexer.skipWhitespace(base, from: index, end: end)
         let count = key.utf8CodeUnitCount
@@ -50,7 +50,7 @@ extension JSONTextCursor {
     /// end (its brace read, the object closed).
     @usableFromInline package mutating func nextMemberKey(in object: inout Object) throws(Miss) -> MemberKey? {
         guard let keyStart = try nextKey(in: &object) else {
-            depth -= 1
+            release(&object)
             return nil
         }
         let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
@@ -66,7 +66,9 @@ extension JSONTextCursor {
     /// Whether `member` is `key`, as ``seek(_:in:)`` matches keys: bytes where they settle it,
     /// `String`s for escaped or non-ASCII text, and converted under ``convertsFromSnakeCase``.
     /// A key that is not ASCII is a ``Miss`` (as for `seek`, the tape decides which member a
-    /// key such as a Kelvin sign takes).
+    /// key such as a Kelvin sign takes), and so, under the conversion, is an escaped or
+    /// non-ASCII member key, even one no property reads: every member is compared here, where
+    /// `seek` compares only those it passes.
     @inlinable @inline(__always)
     package func member(_ member: MemberKey, is key: StaticString) throws(Miss) -> Bool {
         if member.isPlain, key.hasPointerRepresentation {
@@ -99,12 +101,13 @@ extension JSONTextCursor {
     @usableFromInline package struct NotedValue {
         /// Where the value starts, or -1 when the object had no such member.
         @usableFromInline package var start = -1
-        /// Just past a string or number: its text and lexer flags, read again without a lexer.
+        /// Just past the value, and a string's lexer flags: its text, made a `String` with no
+        /// second lexer pass.
         @usableFromInline package var end = 0
         @usableFromInline package var flags: UInt8 = 0
         @usableFromInline package var kind = Kind.other
 
-        @usableFromInline package enum Kind { case string, number, other }
+        @usableFromInline package enum Kind { case string, other }
 
         @inlinable package init() {}
     }
@@ -119,10 +122,6 @@ extension JSONTextCursor {
         case UInt8(ascii: "\""):
             (value.end, value.flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: start, end: end) }
             value.kind = .string
-            index = value.end
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            (value.end, value.flags) = try lex { () throws(JSONReadingError) in try JSONLexer.number(base, at: start, end: end) }
-            value.kind = .number
             index = value.end
         default:
             try skipValue()

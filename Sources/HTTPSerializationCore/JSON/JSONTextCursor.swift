@@ -26,6 +26,9 @@ package struct JSONTextCursor {
         @usableFromInline var first = true
         /// Its closing brace has been read.
         @usableFromInline var closed = false
+        /// Its level of ``JSONTextCursor/depth`` has been given back (once, by whichever call
+        /// ends it: a close, or a member-by-member read that reaches its brace).
+        var released = false
         /// Where this object's entries of ``JSONTextCursor/passed`` start.
         let passedBase: Int
         /// Members of this object have been passed over and remembered.
@@ -284,6 +287,13 @@ package struct JSONTextCursor {
         // The count too: a hand-written reader that closes an outer object before an inner one
         // has already dropped the inner one's members.
         if object.remembers, passed.count > object.passedBase { passed.removeSubrange(object.passedBase...) }
+        release(&object)
+    }
+
+    /// Gives back `object`'s level of ``depth``, unless that was done already.
+    mutating func release(_ object: inout Object) {
+        guard !object.released else { return }
+        object.released = true
         depth -= 1
     }
 
@@ -291,7 +301,7 @@ package struct JSONTextCursor {
     /// (read): for an object read member by member, as a dictionary is.
     package mutating func nextMember(in object: inout Object) throws(Miss) -> String? {
         guard let keyStart = try nextKey(in: &object) else {
-            depth -= 1
+            release(&object)
             return nil
         }
         let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }

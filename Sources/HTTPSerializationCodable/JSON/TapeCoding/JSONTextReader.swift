@@ -13,9 +13,10 @@ import HTTPSerializationCore
 /// of its own: anything it does not expect (bad JSON, a value of the wrong kind, a type it does
 /// not read directly) stops it, and the decoder reads the document again through
 /// ``JSONTapeValue``, whose values are the same and whose errors are the `DecodingError`s
-/// `init(from:)` would throw. Generated code calls it as below (the macro names each type by
-/// a closure that reads the property); values go into locals and `self` is set once all reads
-/// are done, which spares a large model a copy of itself on the way out:
+/// `init(from:)` would throw. An object read key by key, as generated code reads one whose
+/// first key is the model's (the macro names each type by a closure that reads the property,
+/// and puts the two ways in initializers of their own); values go into locals and `self` is
+/// set once all reads are done, which spares a large model a copy of itself on the way out:
 ///
 /// ```swift
 /// init(jsonText reader: inout JSONTextReader) throws {
@@ -28,15 +29,15 @@ import HTTPSerializationCore
 /// }
 /// ```
 ///
-/// For an object whose first key is not the model's first (``startsWith(_:in:)``), the
+/// For an object whose first key is not the model's first (``starts(with:in:)``), the
 /// generated code reads the members in the document's order instead, each value once where it
 /// stands:
 ///
 /// ```swift
 /// var id = JSONTextReader.Slot(Int.self), nickname = JSONTextReader.Slot(String.self)
 /// while let member = try reader.nextMember(in: &object) {
-///     if try reader.member(member, is: "id") { try reader.note(&id) }
-///     else if try reader.member(member, is: "nickname") { try reader.note(&nickname) }
+///     if try reader.member(member, is: "id") { try reader.read(into: &id) }
+///     else if try reader.member(member, is: "nickname") { try reader.read(into: &nickname) }
 ///     else { try reader.skipValue() }
 /// }
 /// self.id = try reader.decode(from: id)
@@ -118,8 +119,8 @@ public struct JSONTextReader {
     /// order too (one written from the same model); any other order is cheaper read as it
     /// comes, each member matched once where it stands, than sought key by key.
     @inlinable @inline(__always)
-    public func startsWith(_ key: StaticString, in object: Object) -> Bool {
-        cursor.startsWith(key, in: object.state)
+    public func starts(with key: StaticString, in object: Object) -> Bool {
+        cursor.starts(with: key, in: object.state)
     }
 
     /// A member's key, as ``nextMember(in:)`` finds it, which ``member(_:is:)`` compares.
@@ -129,11 +130,12 @@ public struct JSONTextReader {
     }
 
     /// The key of `object`'s next member, the reader then at its value; nil once the object's
-    /// closing brace is read. Each member's value must be read (or skipped) before the next key.
+    /// closing brace is read, which ends the object (no ``close(_:)`` follows). Each member's
+    /// value must be read (or skipped) before the next key.
     ///
     /// ```swift
     /// while let member = try reader.nextMember(in: &object) {
-    ///     if try reader.member(member, is: "id") { try reader.note(&id) }
+    ///     if try reader.member(member, is: "id") { try reader.read(into: &id) }
     ///     else { try reader.skipValue() }
     /// }
     /// ```
@@ -142,18 +144,19 @@ public struct JSONTextReader {
         try cursor.nextMemberKey(in: &object.state).map(Member.init)
     }
 
-    /// Whether `member`'s key is `key`, compared as ``decode(_:forKey:in:)`` compares keys
+    /// Whether `member`'s key is `key`, compared as the keyed `decode(_:forKey:in:)` compares keys
     /// (under the decoder's key strategy); a key that is not ASCII stops the reader.
     @inlinable @inline(__always)
     public func member(_ member: Member, is key: StaticString) throws -> Bool {
         try cursor.member(member.key, is: key)
     }
 
-    /// A member's value as an object read in the document's order holds it until the object
-    /// is read: a string noted where it stands and made once the object is, in the model's
+    /// A member's value, for an object read in the document's order, held until the object is
+    /// read: a string only noted where it stands and made once the object is, in the model's
     /// order (the order the keyed reads make them, and the order a model's values are freed
-    /// in: strings made in another order cost the allocator several times as much to free);
-    /// any other value read at once.
+    /// in: strings made in another order cost glibc two to three times as much to free); any
+    /// other value read at once. A slot holds one member of one object: declare the slots
+    /// afresh for each object read.
     public struct Slot<Value> {
         @usableFromInline var noted = JSONTextCursor.NotedValue()
         @usableFromInline var value: Value?
@@ -162,10 +165,10 @@ public struct JSONTextReader {
     }
 
     /// Reads the value at the reader into `slot` (a string only noted); a slot filled already
-    /// (a repeated key) keeps its first value, as ``decode(_:forKey:in:)`` does, and this one
+    /// (a repeated key) keeps its first value, as the keyed `decode(_:forKey:in:)` does, and this one
     /// is only checked.
     @inlinable
-    public mutating func note<T: JSONTapeDecodable>(_ slot: inout Slot<T>) throws {
+    public mutating func read<T: JSONTapeDecodable>(into slot: inout Slot<T>) throws {
         guard slot.noted.start < 0 else { return try skipValue() }
         if T.self == String.self { return try cursor.note(&slot.noted) }
         let start = cursor.index
@@ -173,14 +176,15 @@ public struct JSONTextReader {
         slot.noted.start = start
     }
 
-    /// Notes the value of a type with no reader of its own, which ``decode(_:from:)`` then
-    /// leaves to the tape (unless it is null and optional).
-    public mutating func note<T: Decodable>(_ slot: inout Slot<T>) throws {
+    /// Notes the value of a type with no reader of its own, which `decode(from:)` then
+    /// leaves to the tape (as `decodeIfPresent(from:)` does unless it is null).
+    public mutating func read<T: Decodable>(into slot: inout Slot<T>) throws {
         try cursor.note(&slot.noted)
     }
 
-    /// The value in `slot`; an empty slot (a key the object did not have) or null stops the
-    /// reader, and the tape gives `DecodingError.keyNotFound` or `valueNotFound` for it.
+    /// The value in `slot`; an empty slot (a key the object did not have) stops the reader, and
+    /// the tape gives `DecodingError.keyNotFound` for it. A null is read by the type's reader,
+    /// which stops there unless the type reads null.
     @inlinable
     public mutating func decode<T: JSONTapeDecodable>(from slot: Slot<T>) throws -> T {
         if let value = slot.value { return value }
