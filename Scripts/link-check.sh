@@ -3,7 +3,8 @@
 # (HTTPSerializationCore, HTTPSerializationCodable, and the async-http-client bridge with its
 # trait) against this checkout, in its own scratch folder, and fails when `ldd` shows
 # libFoundation, FoundationNetworking, FoundationXML, ICU, libcurl, libxml2, libpng or libjpeg,
-# or when the app does not print what it should.
+# or when the app does not print what it should; also when the app, which enables no trait,
+# resolves swift-syntax (the `Macros` trait's dependency).
 #   Scripts/link-check.sh            the core and the Codable layer (about 30 s from cold), then
 #                                    their static release sizes beside a FoundationEssentials
 #                                    baseline; fails when the core adds over 2.5 MB stripped
@@ -119,6 +120,14 @@ MANIFEST
 
 (cd "$app" && swift build 2>&1 | grep -E "error|warning: |Build" | tail -5)
 bin="$(cd "$app" && swift build --show-bin-path)"
+# An app that does not enable the `Macros` trait resolves and builds no swift-syntax (SwiftPM
+# 6.2 and later leave out a package that only a disabled trait's targets use).
+resolved="$(grep -o '"identity" : "[^"]*"' "$app/Package.resolved" 2>/dev/null | cut -d'"' -f4 | tr '\n' ' ' || true)"
+if [[ " $resolved " == *" swift-syntax "* ]] || [ -e "$app/.build/checkouts/swift-syntax" ]; then
+    echo "link-check: an app without the Macros trait resolved swift-syntax ($resolved)" >&2
+    exit 1
+fi
+echo "link-check: an app without the Macros trait resolves ${resolved:-nothing }and no swift-syntax"
 failed=0
 while read -r product expected; do
     check "$product" "$bin/$product-app" "$expected" || failed=1
