@@ -129,12 +129,13 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
     }
 
     /// The text reader's path for an object whose first key is not the model's: members
-    /// matched in the document's order, each once where it stands, their values noted in slots
-    /// and read once the object is, in the model's order (so values are made in the order the
-    /// keyed path makes them). A repeated key keeps its first value, as the keyed reads do.
-    /// An initializer of its own, never inlined, so that the keyed path stays as small as it
-    /// was (and inlined where it was). None for a model of one property (every order is its
-    /// own), or one with a key that is not plain ASCII (which the reader leaves to the tape).
+    /// matched in the document's order, each once where it stands, their values read into
+    /// slots there (strings only noted, and made once the object is read, in the model's
+    /// order), then `self` set from the slots. A repeated key keeps its first value, as the
+    /// keyed reads do. An initializer of its own, never inlined, so that the keyed path stays
+    /// as small as it was (and inlined where it was). None for a model that reads one property
+    /// (every order is its own), or one with a key that is not plain ASCII (which the reader
+    /// leaves to the tape).
     static func documentOrderReader(for decoded: [CodableModel.Property], helpers: [String]) -> String? {
         guard decoded.count > 1, decoded.allSatisfy({ isPlainKey($0.key) }) else { return nil }
         var lines = helpers

@@ -301,13 +301,18 @@ struct GeneratedTextReaderTests {
             #expect(Self.fromText(Model.self, text) == nil, "\(text)")
         }
         // The depth limit counts the object read in the document's order while its values are read.
-        let nested = #"{"children":[{"nested":[{"key":"j"}],"key":"k"}],"name":"a","flags":[],"id":1}"#
+        Self.expectFiveLevels(#"{"children":[{"nested":[{"key":"j"}],"key":"k"}],"name":"a","flags":[],"id":1}"#)
+    }
+
+    /// `text` (a ``Model`` five levels deep) is read from the text where five levels are
+    /// allowed and left to the tape where four are.
+    static func expectFiveLevels(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         var shallow = JSONBodyDecoder()
         shallow.maximumDepth = 4
-        #expect(Self.fromText(Model.self, nested, decoder: shallow) == nil)
+        #expect(Self.fromText(Model.self, text, decoder: shallow) == nil, sourceLocation: sourceLocation)
         var deepEnough = JSONBodyDecoder()
         deepEnough.maximumDepth = 5
-        #expect(Self.fromText(Model.self, nested, decoder: deepEnough) != nil)
+        #expect(Self.fromText(Model.self, text, decoder: deepEnough) != nil, sourceLocation: sourceLocation)
     }
 
     @Test("what the text reader does not read is the tape's: bad JSON, wrong kinds, missing keys, depth, trailing data")
@@ -334,12 +339,9 @@ struct GeneratedTextReaderTests {
         }
         #expect(Self.fromText(Model.self, Array(#"{"id":1,"name":""#.utf8) + [0xC3, 0x28] + Array(#"","flags":[],"children":[]}"#.utf8)) == nil)
         // Five levels where four are allowed: the text reader stops (and the tape names the limit).
+        Self.expectFiveLevels(good)
         var shallow = JSONBodyDecoder()
         shallow.maximumDepth = 4
-        #expect(Self.fromText(Model.self, good, decoder: shallow) == nil)
-        var deepEnough = JSONBodyDecoder()
-        deepEnough.maximumDepth = 5
-        #expect(Self.fromText(Model.self, good, decoder: deepEnough) != nil)
         // An unknown member nests too: its depth counts.
         #expect(Self.fromText(Model.self, #"{"id":1,"name":"a","flags":[],"children":[],"x":[[[[1]]]]}"#, decoder: shallow) == nil)
     }

@@ -97,7 +97,7 @@ extension JSONTextCursor {
     /// Where a member's value stands, noted as its object is read in the document's order, to
     /// be read once the object is: a string is then made in the model's order, as the keyed
     /// path makes it (a model's strings made in another order than they are freed in cost
-    /// glibc several times as much to free), from the text and flags noted here.
+    /// glibc two to three times as much to free), from the text and flags noted here.
     @usableFromInline package struct NotedValue {
         /// Where the value starts, or -1 when the object had no such member.
         @usableFromInline package var start = -1
