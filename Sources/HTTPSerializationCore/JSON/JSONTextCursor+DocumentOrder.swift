@@ -133,8 +133,7 @@ extension JSONTextCursor {
 
     /// The string a noted value holds, escapes decoded.
     @usableFromInline package func string(_ value: NotedValue) -> String {
-        JSONTapeReader.string(UnsafeBufferPointer(start: base + value.start + 1, count: value.end - value.start - 2),
-                              flags: value.flags, readable: end - value.start - 1)
+        string(quotedFrom: value.start, to: value.end, flags: value.flags)
     }
 
     /// Moves the cursor to a noted value inside the object just read, to read it where it

@@ -83,7 +83,13 @@ package struct JSONTextCursor {
         let quote = index
         let (after, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: quote, end: end) }
         index = after
-        return JSONTapeReader.string(UnsafeBufferPointer(start: base + quote + 1, count: after - quote - 2), flags: flags, readable: end - quote - 1)
+        return string(quotedFrom: quote, to: after, flags: flags)
+    }
+
+    /// The string lexed from the quote at `quote` to just past its closing quote, escapes decoded.
+    @inline(__always)
+    func string(quotedFrom quote: Int, to after: Int, flags: UInt8) -> String {
+        JSONTapeReader.string(UnsafeBufferPointer(start: base + quote + 1, count: after - quote - 2), flags: flags, readable: end - quote - 1)
     }
 
     /// The number at the cursor, as its text and its lexer flags.
@@ -306,7 +312,7 @@ package struct JSONTextCursor {
         }
         let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
         index = try colon(after: afterKey)
-        return JSONTapeReader.string(UnsafeBufferPointer(start: base + keyStart + 1, count: afterKey - keyStart - 2), flags: flags, readable: end - keyStart - 1)
+        return string(quotedFrom: keyStart, to: afterKey, flags: flags)
     }
 
     /// The opening quote of the object's next key, or nil at its end (the brace read).

@@ -169,8 +169,9 @@ public struct JSONTextReader {
     /// is only checked.
     @inlinable
     public mutating func read<T: JSONTapeDecodable>(into slot: inout Slot<T>) throws {
-        guard slot.noted.start < 0 else { return try skipValue() }
+        // A string is only noted (the note keeps the first of a repeated key itself).
         if T.self == String.self { return try cursor.note(&slot.noted) }
+        guard slot.noted.start < 0 else { return try skipValue() }
         let start = cursor.index
         if try !readNull() { slot.value = try read(T.self) }
         slot.noted.start = start
@@ -199,9 +200,7 @@ public struct JSONTextReader {
         // Other than a string, a value read at once that left none was null.
         guard slot.noted.start >= 0, T.self == String.self else { return nil }
         if slot.noted.kind != .string {
-            let resume = cursor.enterNoted(slot.noted)
-            defer { cursor.leaveNoted(resumingAt: resume) }
-            guard try readNull() else { throw Self.miss }
+            guard try notedIsNull(slot.noted) else { throw Self.miss }
             return nil
         }
         return try readNoted(T.self, slot.noted)
@@ -217,10 +216,15 @@ public struct JSONTextReader {
     /// (as on the tape), else it stops the reader.
     public mutating func decodeIfPresent<T: Decodable>(from slot: Slot<T>) throws -> T? {
         guard slot.noted.start >= 0 else { return nil }
-        let resume = cursor.enterNoted(slot.noted)
+        guard try notedIsNull(slot.noted) else { throw Self.miss }
+        return nil
+    }
+
+    /// Whether a noted value (not a string) is null.
+    @usableFromInline mutating func notedIsNull(_ value: JSONTextCursor.NotedValue) throws -> Bool {
+        let resume = cursor.enterNoted(value)
         defer { cursor.leaveNoted(resumingAt: resume) }
-        if try readNull() { return nil }
-        throw Self.miss
+        return try readNull()
     }
 
     /// A noted value as `type`: a string from the text the note kept (no lexer again), anything
