@@ -28,6 +28,8 @@ struct CodableModel {
     }
 
     var properties: [Property] = []
+    /// Whether the type declares its own `CodingKeys` enum in its body.
+    var declaresCodingKeys = false
 
     /// The coded properties of a struct, or the reason the macro cannot write its code.
     init(struct declaration: StructDeclSyntax) throws(Refusal) {
@@ -42,6 +44,7 @@ struct CodableModel {
             properties = stored
             return
         }
+        declaresCodingKeys = true
         // As synthesized `Codable`: the properties `CodingKeys` names, in its cases' order.
         properties = keys.compactMap { name, key in
             stored.first { $0.plainName == name }.map { property in

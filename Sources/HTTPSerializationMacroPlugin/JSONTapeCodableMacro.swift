@@ -50,6 +50,9 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         if let structure = declaration.as(StructDeclSyntax.self) {
             try CodableModel.refuseCustomCoding(in: structure, name: structure.name.text, reads: reads, writes: writes)
             let model = try CodableModel(struct: structure)
+            if !model.declaresCodingKeys, !model.properties.isEmpty {
+                members.append(Self.codingKeys(for: model.properties))
+            }
             // With no coding keys at all, synthesized code asks for no container: any value reads.
             if reads, model.properties.isEmpty {
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", []))
@@ -149,6 +152,17 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         lines += decoded.map { "let \(local($0)) = try reader.\($0.isOptional ? "decodeIfPresent" : "decode")(from: \(slot($0)))" }
         lines += decoded.map { "self.\($0.name) = \(local($0))" }
         return function("@inline(never) init(_jsonTapeDocumentOrder reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws", lines)
+    }
+
+    /// The `CodingKeys` synthesized `Codable` would make, for a type that declares none in its
+    /// body: synthesized `Codable` takes them from here, and one the macro cannot see (declared
+    /// in an extension, whose keys the generated code would not use) is a redeclaration error,
+    /// not a silent disagreement. An empty model needs none: keys in an extension would name
+    /// no property, which synthesized `Codable` refuses already.
+    static func codingKeys(for properties: [CodableModel.Property]) -> String {
+        let lines = ["// @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension."]
+            + properties.map { "case \($0.name)" }
+        return function("private enum CodingKeys: String, CodingKey", lines)
     }
 
     /// The slot the document-order path notes `property`'s value in.

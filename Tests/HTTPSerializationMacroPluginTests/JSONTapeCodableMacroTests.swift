@@ -47,6 +47,17 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension User: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
+                private enum CodingKeys: String, CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case id
+                    case `default`
+                    case nickname
+                    case tags
+                    case a
+                    case b
+                    case count
+                    case kind
+                }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
@@ -223,6 +234,11 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension Pair: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
+                private enum CodingKeys: String, CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case version
+                    case id
+                }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
@@ -267,6 +283,11 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension Options: HTTPSerializationCodable.JSONTapeDecodable {
+                private enum CodingKeys: String, CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case a
+                    case b
+                }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
@@ -467,6 +488,10 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension K: HTTPSerializationCodable.JSONTapeDecodable {
+                private enum CodingKeys: String, CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case x
+                }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
@@ -507,6 +532,10 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension In: HTTPSerializationCodable.JSONTapeDecodable {
+                private enum CodingKeys: String, CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case x
+                }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
@@ -543,6 +572,10 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension Out: HTTPSerializationCodable.JSONTapeEncodable {
+                private enum CodingKeys: String, CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case x
+                }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
                     var object = writer.object()
                     try object.encode(self.x, forKey: "x")
