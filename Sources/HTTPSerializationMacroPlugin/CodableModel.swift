@@ -19,6 +19,8 @@ struct CodableModel {
         var isOptional: Bool
         /// False for a `let` with a value: written, never read, as synthesized `Codable` does.
         var isDecoded = true
+        /// The binding's name in the source, where a diagnostic about the property points.
+        var node: Syntax
     }
 
     /// Why a declaration cannot have generated code, at the node that says so.
@@ -174,7 +176,7 @@ struct CodableModel {
                 ?? (binding.initializer == nil ? bindings[index...].lazy.compactMap(\.typeAnnotation?.type).first : nil)
             let name = identifier.identifier.text
             let plain = unescaped(name)
-            properties.append(Property(name: name, plainName: plain, key: literalText(plain), isOptional: type.map(isOptional) ?? false, isDecoded: isDecoded))
+            properties.append(Property(name: name, plainName: plain, key: literalText(plain), isOptional: type.map(isOptional) ?? false, isDecoded: isDecoded, node: Syntax(identifier)))
         }
     }
 

@@ -19,6 +19,9 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             context.diagnose(Diagnostic(node: error.node, message: JSONTapeCodableMessage(message: error.message)))
             return []
         }
+        for node in unreadConstants(in: declaration, reads: directions.reads, writes: directions.writes) {
+            context.diagnose(Diagnostic(node: node, message: JSONTapeCodableMessage(message: unreadConstantWarning, severity: .warning)))
+        }
         // Only the conformances the type does not have yet, as the compiler asks.
         let wanted = protocols.map(\.trimmedDescription).compactMap { name -> String? in
             if name.hasSuffix("JSONTapeDecodable") { return directions.reads ? "HTTPSerializationCodable.JSONTapeDecodable" : nil }
@@ -31,6 +34,19 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         }
         return [ext]
     }
+
+    /// The `let`s with a value that the compiler would have warned about: it warns that such a
+    /// property is never decoded when it synthesizes `CodingKeys` (or when the type is only
+    /// `Decodable`), and the keys the macro declares for a `Codable` type silence that warning,
+    /// so the macro gives it instead.
+    static func unreadConstants(in declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) -> [Syntax] {
+        guard reads, writes, let structure = declaration.as(StructDeclSyntax.self),
+              let model = try? CodableModel(struct: structure), !model.declaresCodingKeys else { return [] }
+        return model.properties.filter { !$0.isDecoded }.map(\.node)
+    }
+
+    /// The warning for a `let` with a value, as the compiler words it, with what silences it.
+    static let unreadConstantWarning = "immutable property will not be decoded because it is declared with an initial value which cannot be overwritten; set the value in an initializer, or declare CodingKeys in the type's body to silence this warning"
 
     /// Which halves to write: a type that spells only `Decodable` gets the reader, only
     /// `Encodable` the writer; `Codable`, or neither spelled (conformance from elsewhere), both.
@@ -154,15 +170,15 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         return function("@inline(never) init(_jsonTapeDocumentOrder reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws", lines)
     }
 
-    /// The `CodingKeys` synthesized `Codable` would make, for a type that declares none in its
-    /// body: synthesized `Codable` takes them from here, and one the macro cannot see (declared
-    /// in an extension, whose keys the generated code would not use) is a redeclaration error,
-    /// not a silent disagreement. An empty model needs none: keys in an extension would name
-    /// no property, which synthesized `Codable` refuses already.
+    /// The `CodingKeys` synthesized `Codable` would make (private, no raw type, a case per coded
+    /// property), for a struct that declares none in its body: synthesized `Codable` takes them
+    /// from here, and keys the macro cannot see (declared in an extension, which the generated
+    /// code would not use) are a redeclaration error, not a silent disagreement. An empty model
+    /// needs none: keys in an extension would name no property, which `Codable` refuses already.
     static func codingKeys(for properties: [CodableModel.Property]) -> String {
         let lines = ["// @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension."]
             + properties.map { "case \($0.name)" }
-        return function("private enum CodingKeys: String, CodingKey", lines)
+        return function("private enum CodingKeys: CodingKey", lines)
     }
 
     /// The slot the document-order path notes `property`'s value in.
@@ -230,10 +246,10 @@ extension Substring {
     var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
 
-/// A refusal as the compiler shows it.
+/// A refusal (an error) or a warning, as the compiler shows it.
 struct JSONTapeCodableMessage: DiagnosticMessage {
     let message: String
+    var severity: DiagnosticSeverity = .error
     var diagnosticID: MessageID { MessageID(domain: "HTTPSerializationMacros", id: "JSONTapeCodable") }
-    var severity: DiagnosticSeverity { .error }
 }
 #endif

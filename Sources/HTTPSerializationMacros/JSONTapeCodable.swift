@@ -24,9 +24,9 @@
 ///
 /// A type with its own `init(from:)` or `encode(to:)`, a `lazy` property or a property wrapper
 /// is refused with an error that says why. For a struct with no `CodingKeys` in its body, the
-/// macro declares the `CodingKeys` synthesized `Codable` would make, so keys declared in an
-/// extension (which it cannot see) are a compile-time redeclaration, not keys the generated
-/// code ignores. Needs the package's `Macros` trait.
+/// macro declares the private `CodingKeys` synthesized `Codable` would make, so keys declared
+/// in an extension (which it cannot see) are a compile-time redeclaration, not keys the
+/// generated code ignores. Needs the package's `Macros` trait.
 @attached(extension, conformances: JSONTapeDecodable, JSONTapeEncodable, names: named(CodingKeys), named(init(jsonTape:)), named(init(jsonText:)), named(init(_jsonTapeKeyed:object:)), named(init(_jsonTapeDocumentOrder:object:)), named(encode(jsonTape:)))
 public macro JSONTapeCodable() = #externalMacro(module: "HTTPSerializationMacroPlugin", type: "JSONTapeCodableMacro")
 #endif

@@ -47,7 +47,7 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension User: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
-                private enum CodingKeys: String, CodingKey {
+                private enum CodingKeys: CodingKey {
                     // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case id
                     case `default`
@@ -214,7 +214,8 @@ struct JSONTapeCodableMacroTests {
                     try object.encode(self.kind, forKey: "kind")
                 }
             }
-            """)
+            """,
+            diagnostics: [DiagnosticSpec(message: JSONTapeCodableMacro.unreadConstantWarning, line: 9, column: 9, severity: .warning)])
     }
 
     @Test("a model that reads one property (a valued let is not read) has the key-by-key reader only; one of optionals reads them from slots")
@@ -234,7 +235,7 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension Pair: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
-                private enum CodingKeys: String, CodingKey {
+                private enum CodingKeys: CodingKey {
                     // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case version
                     case id
@@ -266,7 +267,8 @@ struct JSONTapeCodableMacroTests {
                     try object.encode(self.id, forKey: "id")
                 }
             }
-            """
+            """,
+            diagnostics: [DiagnosticSpec(message: JSONTapeCodableMacro.unreadConstantWarning, line: 3, column: 9, severity: .warning)]
         )
         Self.expand(
             """
@@ -283,7 +285,7 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension Options: HTTPSerializationCodable.JSONTapeDecodable {
-                private enum CodingKeys: String, CodingKey {
+                private enum CodingKeys: CodingKey {
                     // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case a
                     case b
@@ -444,6 +446,84 @@ struct JSONTapeCodableMacroTests {
             """)
     }
 
+    @Test("the CodingKeys it declares keep each name as written; a let with a value warns in a Codable type, and is left to the compiler's own warning in a Decodable one")
+    func declaredCodingKeys() {
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct Label: Encodable {
+                var `class`: Int
+                var `default`: String
+                let kind = "label"
+            }
+            """,
+            """
+            struct Label: Encodable {
+                var `class`: Int
+                var `default`: String
+                let kind = "label"
+            }
+
+            extension Label: HTTPSerializationCodable.JSONTapeEncodable {
+                private enum CodingKeys: CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case `class`
+                    case `default`
+                    case kind
+                }
+                public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
+                    var object = writer.object()
+                    try object.encode(self.`class`, forKey: "class")
+                    try object.encode(self.`default`, forKey: "default")
+                    try object.encode(self.kind, forKey: "kind")
+                }
+            }
+            """)
+        Self.expand(
+            """
+            @JSONTapeCodable
+            struct Settings: Decodable {
+                let version = 1
+                var name: String
+            }
+            """,
+            """
+            struct Settings: Decodable {
+                let version = 1
+                var name: String
+            }
+
+            extension Settings: HTTPSerializationCodable.JSONTapeDecodable {
+                private enum CodingKeys: CodingKey {
+                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case version
+                    case name
+                }
+                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try value.object()
+                    let _jsonTape_name = try object.decode(_jsonTapeType {
+                            $0.name
+                        }, forKey: "name")
+                    self.name = _jsonTape_name
+                }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try reader.object()
+                    let _jsonTape_name = try reader.decode(_jsonTapeType {
+                            $0.name
+                        }, forKey: "name", in: &object)
+                    try reader.close(&object)
+                    self.name = _jsonTape_name
+                }
+            }
+            """)
+    }
+
     @Test("a model with no coding keys reads any value and writes an empty object, as synthesized Codable does")
     func emptyModel() {
         Self.expand(
@@ -488,7 +568,7 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension K: HTTPSerializationCodable.JSONTapeDecodable {
-                private enum CodingKeys: String, CodingKey {
+                private enum CodingKeys: CodingKey {
                     // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
@@ -532,7 +612,7 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension In: HTTPSerializationCodable.JSONTapeDecodable {
-                private enum CodingKeys: String, CodingKey {
+                private enum CodingKeys: CodingKey {
                     // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
@@ -572,7 +652,7 @@ struct JSONTapeCodableMacroTests {
             }
 
             extension Out: HTTPSerializationCodable.JSONTapeEncodable {
-                private enum CodingKeys: String, CodingKey {
+                private enum CodingKeys: CodingKey {
                     // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }

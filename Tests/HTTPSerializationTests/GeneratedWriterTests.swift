@@ -398,5 +398,46 @@ struct GeneratedWriterTests {
             + "\"cl\u{E9}-unicode\":10," + #""back\\slash":11,"\u0001":12}"#)
         #expect(try ParameterValue(json: try compact.encode(OddKeys())) == (try ParameterValue(json: try JSONEncoder().encode(OddKeys()))))
     }
+
+    @JSONTapeCodable
+    struct Keyed: Codable, Equatable {
+        var `default`: String
+        var note: String?
+        let version = 3
+        var count = 0
+    }
+
+    struct PlainKeyed: Codable, Equatable {
+        var `default`: String
+        var note: String?
+        let version = 3
+        var count = 0
+    }
+
+    @Test("the CodingKeys the macro declares are the ones Codable synthesizes: JSONEncoder and JSONDecoder code a model as its plain twin")
+    func declaredCodingKeysAreSynthesizedOnes() throws {
+        for (value, twin) in [(Keyed(default: "d", note: nil, count: 2), PlainKeyed(default: "d", note: nil, count: 2)),
+                              (Keyed(default: "", note: "n", count: -1), PlainKeyed(default: "", note: "n", count: -1))] {
+            for formatting: JSONEncoder.OutputFormatting in [[], [.sortedKeys]] {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = formatting
+                #expect(try encoder.encode(value) == (try encoder.encode(twin)))
+            }
+        }
+        let documents = [#"{"default":"x","note":"n","version":9,"count":4}"#, #"{"count":1,"default":"y"}"#, #"{"default":"z"}"#]
+        for document in documents.map({ Data($0.utf8) }) {
+            let twin = Result { try JSONDecoder().decode(PlainKeyed.self, from: document) }
+            for decoded in [Result { try JSONDecoder().decode(Keyed.self, from: document) }, Result { try JSONBodyDecoder().decode(Keyed.self, from: document) }] {
+                switch (decoded, twin) {
+                case (.success(let value), .success(let expected)):
+                    #expect(value.default == expected.default && value.note == expected.note && value.count == expected.count)
+                case (.failure(DecodingError.keyNotFound(let key, _)), .failure(DecodingError.keyNotFound(let expected, _))):
+                    #expect(key.stringValue == expected.stringValue)
+                default:
+                    Issue.record("\(decoded) against \(twin)")
+                }
+            }
+        }
+    }
 }
 #endif
