@@ -119,10 +119,11 @@ enum JSONBenchmarks {
         print("  JSONResponseSerializer     \(format(megabytes / times[1])) MB/s, \(format(times[0] / times[1], 2))x JSONSerialization   (target >= 5x)")
         print("  … removing null values     \(format(megabytes / times[2])) MB/s, \(format(times[0] / times[2], 2))x JSONSerialization   (target >= 5x)")
         print("  JSONDecoder                \(format(megabytes / times[3])) MB/s")
-        print("  DecodableResponseSerializer \(format(megabytes / times[4])) MB/s, \(format(times[3] / times[4], 2))x JSONDecoder   (target >= 5x)")
+        print("  DecodableResponseSerializer \(format(megabytes / times[4])) MB/s, \(format(times[3] / times[4], 2))x JSONDecoder   (target >= 4.5x)")
         recordRatio("json-any-vs-jsonserialization", times[0] / times[1], target: 5)
         recordRatio("json-any-without-nulls-vs-jsonserialization", times[0] / times[2], target: 5)
-        recordRatio("json-decodable-vs-jsondecoder", times[3] / times[4], target: 5)
+        // Issue 41's aim for the `Codable` path, bounded by the floor printed below.
+        recordRatio("json-decodable-vs-jsondecoder", times[3] / times[4], target: 4.5)
 
         // The same records from an API that writes snake case, under `.convertFromSnakeCase`
         // in both decoders: every shape's aim is 3.5x.
