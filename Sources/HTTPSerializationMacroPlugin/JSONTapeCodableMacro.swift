@@ -12,14 +12,14 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         let directions = codedDirections(of: declaration)
-        let members: [String]
+        let members: [String], unreadConstants: [Syntax]
         do throws(CodableModel.Refusal) {
-            members = try generatedMembers(for: declaration, reads: directions.reads, writes: directions.writes)
+            (members, unreadConstants) = try generatedMembers(for: declaration, reads: directions.reads, writes: directions.writes)
         } catch {
             context.diagnose(Diagnostic(node: error.node, message: JSONTapeCodableMessage(message: error.message)))
             return []
         }
-        for node in unreadConstants(in: declaration, reads: directions.reads, writes: directions.writes) {
+        for node in unreadConstants {
             context.diagnose(Diagnostic(node: node, message: JSONTapeCodableMessage(message: unreadConstantWarning, severity: .warning)))
         }
         // Only the conformances the type does not have yet, as the compiler asks.
@@ -33,16 +33,6 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             for member in members { DeclSyntax(stringLiteral: member) }
         }
         return [ext]
-    }
-
-    /// The `let`s with a value that the compiler would have warned about: it warns that such a
-    /// property is never decoded when it synthesizes `CodingKeys` (or when the type is only
-    /// `Decodable`), and the keys the macro declares for a `Codable` type silence that warning,
-    /// so the macro gives it instead.
-    static func unreadConstants(in declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) -> [Syntax] {
-        guard reads, writes, let structure = declaration.as(StructDeclSyntax.self),
-              let model = try? CodableModel(struct: structure), !model.declaresCodingKeys else { return [] }
-        return model.properties.filter { !$0.isDecoded }.map(\.node)
     }
 
     /// The warning for a `let` with a value, as the compiler words it, with what silences it.
@@ -59,15 +49,20 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         return (true, true)
     }
 
-    /// `init(jsonTape:)` and `encode(jsonTape:)`, as wanted. Always `public`: a member's access
-    /// is capped by its type's, and the macro cannot see an enclosing `public extension`.
-    static func generatedMembers(for declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) throws(CodableModel.Refusal) -> [String] {
+    /// `init(jsonTape:)` and `encode(jsonTape:)`, as wanted (always `public`: a member's access
+    /// is capped by its type's, and the macro cannot see an enclosing `public extension`), and
+    /// the `let`s with a value to warn about: the compiler warns that such a property is never
+    /// decoded when it makes `CodingKeys` itself (or the type is only `Decodable`), so the keys
+    /// the macro declares for a `Codable` type silence it, and the macro gives it instead.
+    static func generatedMembers(for declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) throws(CodableModel.Refusal) -> (members: [String], unreadConstants: [Syntax]) {
         var members: [String] = []
+        var unreadConstants: [Syntax] = []
         if let structure = declaration.as(StructDeclSyntax.self) {
             try CodableModel.refuseCustomCoding(in: structure, name: structure.name.text, reads: reads, writes: writes)
             let model = try CodableModel(struct: structure)
             if !model.declaresCodingKeys, !model.properties.isEmpty {
                 members.append(Self.codingKeys(for: model.properties))
+                if reads, writes { unreadConstants = model.properties.filter { !$0.isDecoded }.map(\.node) }
             }
             // With no coding keys at all, synthesized code asks for no container: any value reads.
             if reads, model.properties.isEmpty {
@@ -122,7 +117,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
                 }
                 members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", lines))
             }
-            return members
+            return (members, unreadConstants)
         }
         if let enumeration = declaration.as(EnumDeclSyntax.self) {
             try CodableModel.refuseCustomCoding(in: enumeration, name: enumeration.name.text, reads: reads, writes: writes)
@@ -142,7 +137,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             if writes {
                 members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", ["try writer.encodeRawValue(self)"]))
             }
-            return members
+            return (members, [])
         }
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
     }
