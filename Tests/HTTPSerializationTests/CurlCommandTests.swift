@@ -1,5 +1,9 @@
+import AsyncHTTPClient
 import EchoServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPSerialization
 import HTTPSerializationAsyncHTTPClient
 import HTTPTypes
@@ -45,7 +49,7 @@ struct CurlCommandTests {
         fields.append(HTTPField(name: HTTPField.Name("X-Repeated")!, value: "it's \"two\" $HOME `id`"))
         fields.append(HTTPField(name: HTTPField.Name("X-Empty")!, value: ""))
         let json = SerializedRequest(request: HTTPRequest(method: .post, scheme: "http", authority: authority,
-                                                          path: "/echo/a/../b?x=[1]&y={2}", headerFields: fields),
+                                                          path: "/echo/a/../b?x=%5B1%5D&y=%7B2%7D", headerFields: fields),
                                      body: .bytes(Data(#"@{"name":"O'Brien","tab":"\t"}"#.utf8)))
         var binaryFields = HTTPFields()
         binaryFields[.contentType] = "application/octet-stream"
@@ -91,6 +95,51 @@ struct CurlCommandTests {
                 // The printed line, through a shell's quoting, sends the same.
                 let viaShell = try JSONDecoder().decode(EchoReport.self, from: Self.runInShell(command.description))
                 #expect(viaShell == viaCurl, "\(name): \(command)")
+            }
+        }
+    }
+
+    @Test("a target the transports refuse (a raw [, {, space, stray %, or a # in a path) gets the same invalidURL from curlCommand, both transports and the serializer")
+    func refusedTargets() async throws {
+        let authority = "127.0.0.1:8080"
+        for path in ["/p?x=[1]", "/p?y={2}", "/a b", "/p?q=%zz", "/p?q=%4", "/p\\q", "/p|q", "/p^q", "/p\"q", "/p<q>", "/p`q", "/p#frag"] {
+            let request = SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: authority, path: path))
+            let refusal = RequestSerializationError.invalidURL("http://\(authority)\(path)")
+            await #expect(throws: refusal, "\(path)") { try await request.curlCommand() }
+            #expect(throws: refusal, "\(path)") { try HTTPClientRequest(request) }
+            #expect(throws: refusal, "\(path)") { try URLRequest(request) }
+            #expect(throws: refusal, "\(path)") { try HTTPRequestSerializer().serialize(request.request, parameters: ["a": 1]) }
+            guard !path.contains("#") else { continue }
+            // The URL-string entry refuses the same text, as URL does without re-encoding.
+            #expect(throws: refusal, "\(path)") { try HTTPRequestSerializer().httpRequest(method: "GET", urlString: "http://\(authority)\(path)") }
+            #expect(URL(string: "http://\(authority)\(path)", encodingInvalidCharacters: false) == nil, "\(path)")
+        }
+        // The same targets written as URL writes them are sent, as they are.
+        let encoded = SerializedRequest(request: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/p?x=%5B1%5D&y=%7B2%7D&z=%20"))
+        #expect(try await encoded.curlCommand().arguments.contains("http://\(authority)/p?x=%5B1%5D&y=%7B2%7D&z=%20"))
+    }
+
+    @Test("the target check takes what URL takes without re-encoding: every visible ASCII byte and percent form, in each part of a URL")
+    func targetCheckMatchesURL() throws {
+        var forms = (0x21...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+        forms += ["%41", "%4", "%zz", "%", "%%41", "\u{E9}", " "]
+        let places: [(String, (String) -> (authority: String, path: String))] = [
+            ("user info", { ("u\($0)@h", "/") }), ("host", { ("h\($0)x", "/") }), ("port", { ("h:8\($0)", "/") }),
+            ("path", { ("h", "/p\($0)q") }), ("query", { ("h", "/p?q=\($0)") }),
+            ("IP literal", { ("[::1\($0)]", "/") }),
+        ]
+        for (place, make) in places {
+            for form in forms {
+                let (authority, path) = make(form)
+                // `#`, `/`, `?` and `@` end the authority in URL's reading; an HTTPRequest holds it whole.
+                if place != "path" && place != "query", ["#", "/", "?", "@"].contains(form) { continue }
+                if form == "#" { continue }
+                // The request's own fields: HTTPRequest trims a trailing space off both.
+                let request = HTTPRequest(method: .get, scheme: "http", authority: authority, path: path)
+                let text = "http://\(request.authority ?? "")\(request.path ?? "")"
+                let ours = (try? request.validateForSending()) != nil
+                let urls = URL(string: text, encodingInvalidCharacters: false) != nil
+                #expect(ours == urls, "\(place) \(form): \(text) ours \(ours), URL \(urls)")
             }
         }
     }

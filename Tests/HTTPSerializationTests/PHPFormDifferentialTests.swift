@@ -60,12 +60,12 @@ struct PHPFormDifferentialTests {
         return .dictionary(ParameterDictionary(entries))
     }
 
-    @Test("what this package writes in each style PHP reads back (indexed or [] arrays, bracketed keys, %20 or + spaces) reads as parse_str reads it")
+    @Test("what this package writes in each style PHP reads back (indexed, [] or [] indexing containers, bracketed keys, %20 or + spaces) reads as parse_str reads it")
     func packageWrittenForms() throws {
         var generator = SplitMix64(seed: 0x9E0F)
         // PHP reads neither dotted keys (a dot in a name becomes _) nor repeated keys (the
         // last wins); Rails' `a[][x]=1&a[][y]=2` is one element here and two in PHP.
-        for arrays in [QueryStringStyle.ArrayEncoding.indexed, .brackets] {
+        for arrays in [QueryStringStyle.ArrayEncoding.indexed, .bracketsIndexingContainers, .brackets] {
             for spaces in QueryStringStyle.SpaceEncoding.allCases {
                 let style = QueryStringStyle(arrayEncoding: arrays, spaceEncoding: spaces)
                 var queries: [String] = []

@@ -13,6 +13,12 @@ import HTTPSerializationCore
 /// ``/HTTPSerializationCore/ParameterValue`` first, so nested properties are written `user[name]=…`
 /// and arrays `tags[]=…` in ``style``, which also sets how dates, booleans and data look.
 ///
+/// A list of models is written with indices, `items[0][id]=1&items[0][label]=a&items[1][id]=2`,
+/// under the default ``/HTTPSerializationCore/QueryStringStyle/ArrayEncoding/brackets`` encoding:
+/// AFNetworking's names for it, `items[][id]`, are read by PHP and multipart-kit as one-key
+/// objects. For those names, encode the model into a `ParameterValue` and write it with
+/// `queryString(from:style:)`. A `Float` is written with its own shortest digits (`0.1`).
+///
 /// ```swift
 /// struct Search: Encodable { var q: String; var page: Int }
 /// try FormEncoder().encode(Search(q: "swift 6", page: 2))  // "page=2&q=swift%206"
@@ -34,6 +40,6 @@ public struct FormEncoder: Sendable {
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError`` for a model nested past
     ///   ``maximumDepth`` or one that encodes nothing, and any error its `encode(to:)` throws.
     public func encode(_ value: some Encodable) throws -> String {
-        queryString(from: try ParameterValue(encoding: value, maximumDepth: maximumDepth), style: style)
+        queryString(from: try ParameterValue(encoding: value, maximumDepth: maximumDepth), style: style.forEncodableModels)
     }
 }

@@ -9,9 +9,9 @@ import HTTPSerializationCore
 /// into a streaming ``/HTTPSerializationCore/MultipartFormData``.
 ///
 /// Use it to upload a model with files in one value, as a form a browser would send. Fields
-/// are named as ``FormEncoder`` names them (`user[name]`, `tags[]`, or the ``style``'s key and
-/// array encodings), and their values are written as it writes them (dates, booleans,
-/// numbers). `Data` values and ``/HTTPSerializationCore/MultipartFile`` values become file
+/// are named as ``FormEncoder`` names them (`user[name]`, `tags[]`, `items[0][id]` for a list of
+/// models, or the ``style``'s key and array encodings), and their values are written as it
+/// writes them (dates, booleans, numbers). `Data` values and ``/HTTPSerializationCore/MultipartFile`` values become file
 /// parts: `Data` with ``dataContentType`` and its property's key as its file name, a
 /// received file with its own name and type, read from its temporary file as the body is sent.
 /// A nil optional is left out; an explicit `encodeNil` is written as the style writes null
@@ -68,7 +68,7 @@ public struct MultipartFormEncoder: Sendable {
         }
         // Parts go into a copy, so a failure part-way leaves the caller's form as it was.
         var result = form
-        for pair in queryStringPairs(from: tree, style: style) {
+        for pair in queryStringPairs(from: tree, style: style.forEncodableModels) {
             switch pair.value {
             case .data(let data):
                 switch files.attachment(for: data) {

@@ -219,6 +219,12 @@ struct ParameterEncoder: Encoder {
             try encode(value, json.dataEncodingStrategy)
         case let value as URL: node.set(.string(value.absoluteString))
         case let value as Decimal: node.set(.decimal(value))
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        case let value as Float16 where json == nil:
+            // Its own `encode(to:)` writes the `Float` it widens to (`0.099975586` for 0.1), as
+            // `JSONEncoder` keeps in JSON; a form writes the `Float16`'s own shortest digits.
+            try set(ParameterValue(value))
+        #endif
         case let value as any JSONStringKeyedDictionaryEncodable where json.map({ !$0.keysAsWritten }) ?? false:
             // `JSONEncoder` converts coding keys, not the keys of a `[String: T]`.
             try value.encodeEntries(to: self)
@@ -264,12 +270,10 @@ struct ParameterEncoder: Encoder {
         try set(.double(value))
     }
 
-    /// A `Float`: in a JSON body, written as its own shortest text (`0.1`, not `0.10000000149011612`).
+    /// A `Float`, written in every body as its own shortest text (`0.1`, not `0.10000000149011612`).
     func setFloat(_ value: Float) throws {
-        if json != nil, value.isFinite, let decimal = Decimal(string: value.description) {
-            return try set(.decimal(decimal))
-        }
-        try setFloatingPoint(Double(value), value)
+        guard value.isFinite else { return try setFloatingPoint(Double(value), value) }
+        try set(ParameterValue(value))
     }
 
     /// The key written for a coding key, after the JSON key strategy.

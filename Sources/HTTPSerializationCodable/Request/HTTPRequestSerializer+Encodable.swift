@@ -35,8 +35,14 @@ extension HTTPRequestSerializer {
     }
 
     /// Serializes an `Encodable` model into `request` as form fields or a query.
+    ///
+    /// A list of models is written with indices (`items[0][id]`) where the style says
+    /// ``/HTTPSerializationCore/QueryStringStyle/ArrayEncoding/brackets``, as ``FormEncoder``
+    /// writes it; pass `ParameterValue(encoding:)` as the parameters for AFNetworking's names.
     public func serialize(_ request: HTTPRequest, body model: some Encodable) throws -> SerializedRequest {
-        try serialize(request, parameters: ParameterValue(encoding: model, maximumDepth: maximumParameterDepth))
+        var serializer = self
+        serializer.queryStringStyle = queryStringStyle.forEncodableModels
+        return try serializer.serialize(request, parameters: ParameterValue(encoding: model, maximumDepth: maximumParameterDepth))
     }
 }
 

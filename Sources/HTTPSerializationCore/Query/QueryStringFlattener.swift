@@ -73,7 +73,7 @@ struct QueryStringFlattener {
                 append(stack[top].isRoot ? .topLevelKey(entry.key) : .nestedKey(entry.key), to: &field)
                 child = entry.value
             case .array(let elements):
-                append(arraySegment(index), to: &field)
+                append(arraySegment(index, of: elements[index]), to: &field)
                 child = elements[index]
             case .set(let elements):
                 child = elements[index]
@@ -106,9 +106,10 @@ struct QueryStringFlattener {
         field.withUnsafeBufferPointer { sink.pair(field: $0, value: value) }
     }
 
-    private func arraySegment(_ index: Int) -> Segment {
+    private func arraySegment(_ index: Int, of element: ParameterValue) -> Segment {
         switch style.arrayEncoding {
         case .brackets: return .emptyBrackets
+        case .bracketsIndexingContainers: return element.isContainer ? .index(index) : .emptyBrackets
         case .indexed: return .index(index)
         case .repeatedKeys: return .none
         }

@@ -11,7 +11,8 @@ import HTTPTypes
 /// For reproducing a call outside the app, a bug report, or a support ticket. The method,
 /// URL, header fields (in order, repeats kept) and body go out as the package's transports
 /// send them: curl's own `User-Agent`, `Accept`, `Expect` and `Content-Type` are switched off
-/// where the request has none, the URL is not globbed or normalised, and a body is either
+/// where the request has none, the URL is not globbed or normalised (a target the transports
+/// refuse, such as one with a raw `[`, is refused here with the same error), and a body is either
 /// inline text or the exact bytes of a file (a multipart form as encoded, never rebuilt with
 /// curl's `-F`). Each argument is quoted for a POSIX shell; a header value holding a control
 /// character is written in `$'…'` with three-digit octal escapes of its UTF-8 bytes (bash, zsh,
@@ -104,10 +105,9 @@ extension SerializedRequest {
         default:
             arguments += ["--request", request.method.rawValue]
         }
-        // As both transports write it: they parse the target with `URL`, which percent-encodes
-        // what a URL may not hold raw (`[`, `{`, a space), and curl would send those as they are.
-        let target = RequestTarget(request).urlString
-        arguments += ["--url", URL(string: target)?.absoluteString ?? target]
+        // As the transports send it, byte for byte: the check above refused any target that
+        // `URL` would re-encode (a raw `[`, `{` or space), as the transports refuse it.
+        arguments += ["--url", RequestTarget(request).urlString]
         // Framing comes from the body, as the transports do it.
         for field in request.headerFields where field.name != .contentLength && field.name != .transferEncoding {
             // `Name:` would remove the field; `Name;` sends it empty.

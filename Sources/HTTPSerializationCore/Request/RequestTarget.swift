@@ -66,15 +66,22 @@ package struct RequestTarget: Sendable, Equatable {
         pathAndQuery += separator + query
     }
 
-    /// Checks that the target can go on a request line: visible ASCII only, and a host for
-    /// `http` and `https`. Relative targets pass, as AFNetworking let them.
+    /// Checks that the target can go on a request line as it is: RFC 3986's characters in
+    /// each part (so no space, `[` or `{` outside an IP literal, and `%` only before two hex
+    /// digits), and a host for `http` and `https`. Relative targets pass, as AFNetworking let
+    /// them. This is what `URL` takes without re-encoding, so the `URLSession` transport, the
+    /// async-http-client bridge and ``CurlCommand`` refuse the same targets, and none sends
+    /// bytes other than the request's.
     ///
     /// - Throws: ``RequestSerializationError/invalidURL(_:)`` with the whole URL string.
     package func validate() throws {
-        let text = urlString
-        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { throw RequestSerializationError.invalidURL(text) }
+        let valid = URISyntax.isValidPathQueryOrFragment(Substring(pathAndQuery))
+            && (fragment.map { URISyntax.isValidPathQueryOrFragment(Substring($0)) } ?? true)
+            && (authority.map { URISyntax.isValidAuthority(Substring($0)) } ?? true)
+            && (scheme.map { Self.isScheme(Substring($0)) } ?? true)
+        guard valid else { throw RequestSerializationError.invalidURL(urlString) }
         if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", Self.host(of: authority ?? "").isEmpty {
-            throw RequestSerializationError.invalidURL(text)
+            throw RequestSerializationError.invalidURL(urlString)
         }
     }
 

@@ -87,7 +87,7 @@ private struct FoundationBridge {
         case .url: return .string((value as! URL).absoluteString)
         case .nsURL: return .string(((value as! NSURL) as URL).absoluteString)
         case .decimal: return .decimal(value as! Decimal)
-        case .float: return .double(Double(value as! Float))
+        case .float: return ParameterValue(value as! Float)
         case .cgFloat: return .double(Double(value as! CGFloat))
         case .integer:
             let integer = value as! any BinaryInteger
@@ -263,7 +263,10 @@ private struct FoundationBridge {
 
     private static func number(_ number: NSNumber) -> ParameterValue {
         switch UInt8(bitPattern: number.objCType.pointee) {
-        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+        case UInt8(ascii: "f"):
+            // As `-[NSNumber description]` writes a float: its own shortest digits.
+            return ParameterValue(number.floatValue)
+        case UInt8(ascii: "d"):
             return .double(number.doubleValue)
         case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
             let unsigned = number.uint64Value

@@ -1,6 +1,6 @@
 extension FormTree {
     /// The path a field names: its top-level key, then bracketed (or dotted) keys, `[]`, and
-    /// under indexed arrays `[N]`. A field that does not parse as a path is one key.
+    /// under indexed arrays (and brackets that index containers) `[N]`. A field that does not parse as a path is one key.
     package static func components(of field: String, style: QueryStringStyle, limit: Int, into path: inout [Component]) throws(FormDecodingError) {
         path.removeAll(keepingCapacity: true)
         let dotted = style.keyEncoding == .dotted
@@ -42,7 +42,7 @@ extension FormTree {
             let content = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close])
             if content.isEmpty {
                 path.append(.append)
-            } else if style.arrayEncoding == .indexed, let position = Self.index(content, maximumDigits: 9) {
+            } else if style.arrayEncoding.readsIndices, let position = Self.index(content, maximumDigits: 9) {
                 // An index as PHP writes one; `007` stays a name, as PHP keeps it.
                 path.append(.index(position))
             } else {
@@ -53,4 +53,10 @@ extension FormTree {
         }
         return false
     }
+}
+
+extension QueryStringStyle.ArrayEncoding {
+    /// Whether `[N]` is an index and `[]` the next one, as PHP reads both: the encodings that
+    /// write indices.
+    var readsIndices: Bool { self == .indexed || self == .bracketsIndexingContainers }
 }

@@ -70,7 +70,7 @@ package struct FormTree: Sendable {
                 current = child(of: try dictionaryTable(of: current, field), key: key)
             case .append:
                 let next: Component? = index < path.endIndex ? path[index] : nil
-                current = try appended(to: current, before: next, indexed: style.arrayEncoding == .indexed, field)
+                current = try appended(to: current, before: next, indexed: style.arrayEncoding.readsIndices, field)
             case .index(let position):
                 if case .dictionary(let table) = nodes[current] {
                     current = child(of: table, key: String(position))
