@@ -34,7 +34,7 @@ struct FormDecodingTests {
         if roll < 7 {
             let count = Int(generator.next() % 3) + (style.arrayEncoding == .repeatedKeys ? 2 : 1)
             let elements = (0..<count).map { _ -> ParameterValue in
-                style.arrayEncoding == .indexed ? tree(&generator, style: style, depth: depth + 1) : .string(text(&generator))
+                style.arrayEncoding.readsIndices ? tree(&generator, style: style, depth: depth + 1) : .string(text(&generator))
             }
             return .array(elements)
         }

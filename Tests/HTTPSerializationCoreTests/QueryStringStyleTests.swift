@@ -41,6 +41,26 @@ struct QueryStringStyleTests {
         #expect(queryStringPairs(from: value).map(\.field) == ["a[][x]", "a[][y]", "a[][][]"])
     }
 
+    @Test("brackets indexing containers write [] for values and an index for dictionaries and lists, and read back mixed lists in order")
+    func bracketsIndexingContainers() throws {
+        let style = QueryStringStyle(arrayEncoding: .bracketsIndexingContainers)
+        let value: ParameterValue = ["a": ["v", ["x": 1, "y": 2], [3, 4], "w"], "b": ["p", "q"]]
+        #expect(queryStringPairs(from: value, style: style).map(\.field) == ["a[]", "a[1][x]", "a[1][y]", "a[2][]", "a[2][]", "a[]", "b[]", "b[]"])
+        let read = try ParameterValue(formPairs: FormPairs.parse(queryString(from: value, style: style)), style: style)
+        #expect(read == ["a": ["v", ["x": "1", "y": "2"], ["3", "4"], "w"], "b": ["p", "q"]])
+        // The style the Encodable encoders use: only AFNetworking's [] changes.
+        #expect(QueryStringStyle.afNetworking.forEncodableModels.arrayEncoding == .bracketsIndexingContainers)
+        #expect(QueryStringStyle(arrayEncoding: .indexed).forEncodableModels.arrayEncoding == .indexed)
+        #expect(QueryStringStyle(arrayEncoding: .repeatedKeys).forEncodableModels.arrayEncoding == .repeatedKeys)
+    }
+
+    @Test("a Float parameter is written with the Float's own shortest digits")
+    func floatDigits() {
+        #expect(queryString(from: ["a": ParameterValue(Float(0.1)), "b": ParameterValue(Float(1e-5)), "c": ParameterValue(Float(3))])
+            == "a=0.1&b=1e-05&c=3")
+        #expect(queryString(from: ["a": .double(Double(Float(0.1)))]) == "a=0.10000000149011612")
+    }
+
     @Test("indexed arrays name each element so arrays of dictionaries round-trip")
     func indexedArrays() {
         var style = QueryStringStyle.afNetworking

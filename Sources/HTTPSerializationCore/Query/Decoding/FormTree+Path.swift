@@ -58,5 +58,5 @@ extension FormTree {
 extension QueryStringStyle.ArrayEncoding {
     /// Whether `[N]` is an index and `[]` the next one, as PHP reads both: the encodings that
     /// write indices.
-    var readsIndices: Bool { self == .indexed || self == .bracketsIndexingContainers }
+    package var readsIndices: Bool { self == .indexed || self == .bracketsIndexingContainers }
 }
