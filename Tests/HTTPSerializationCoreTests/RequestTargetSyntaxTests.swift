@@ -28,6 +28,22 @@ struct RequestTargetSyntaxTests {
         }
     }
 
+    @Test("the byte masks hold exactly RFC 3986's sets: unreserved and sub-delims, with : for user info, and : @ / ? for paths")
+    func byteSets() {
+        let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+        let subDelimiters = "!$&'()*+,;="
+        let sets: [(URISyntax.ByteSet, String)] = [
+            (URISyntax.hostName, unreserved + subDelimiters),
+            (URISyntax.userInfo, unreserved + subDelimiters + ":"),
+            (URISyntax.pathQueryFragment, unreserved + subDelimiters + ":@/?"),
+        ]
+        for (set, members) in sets {
+            for byte in UInt8.min...UInt8.max {
+                #expect(set.contains(byte) == members.utf8.contains(byte), "\(byte) in \(members)")
+            }
+        }
+    }
+
     @Test("a refusal is invalidURL with the whole target")
     func refusalNamesTheTarget() {
         #expect(throws: RequestSerializationError.invalidURL("https://example.com/p?x=[1]")) {

@@ -75,9 +75,9 @@ package struct RequestTarget: Sendable, Equatable {
     ///
     /// - Throws: ``RequestSerializationError/invalidURL(_:)`` with the whole URL string.
     package func validate() throws {
-        let valid = URISyntax.isValidPathQueryOrFragment(Substring(pathAndQuery))
-            && (fragment.map { URISyntax.isValidPathQueryOrFragment(Substring($0)) } ?? true)
-            && (authority.map { URISyntax.isValidAuthority(Substring($0)) } ?? true)
+        let valid = URISyntax.isValidPathQueryOrFragment(pathAndQuery)
+            && (fragment.map(URISyntax.isValidPathQueryOrFragment) ?? true)
+            && (authority.map(URISyntax.isValidAuthority) ?? true)
             && (scheme.map { Self.isScheme(Substring($0)) } ?? true)
         guard valid else { throw RequestSerializationError.invalidURL(urlString) }
         if let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https", Self.host(of: authority ?? "").isEmpty {

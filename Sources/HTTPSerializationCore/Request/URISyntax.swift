@@ -2,21 +2,26 @@
 /// takes without re-encoding (`URL(string:encodingInvalidCharacters: false)`), so every
 /// transport and the curl command refuse the same targets.
 enum URISyntax {
-    /// `unreserved`: letters, digits, `-` `.` `_` `~`.
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        byte.isASCIIAlphanumeric || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-    }
+    /// A set of ASCII bytes as two 64-bit masks, one bit a byte: a shift and a test for each
+    /// byte of a target, with nothing to load.
+    struct ByteSet {
+        let low: UInt64
+        let high: UInt64
 
-    /// `sub-delims`: `!` `$` `&` `'` `(` `)` `*` `+` `,` `;` `=`.
-    static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&")...UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
+        @inline(__always)
+        func contains(_ byte: UInt8) -> Bool {
+            byte < 64 ? (low >> UInt64(byte)) & 1 != 0 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 != 0
         }
     }
+
+    /// `unreserved` (letters, digits, `-` `.` `_` `~`) and `sub-delims` (`!` `$` `&` `'` `(`
+    /// `)` `*` `+` `,` `;` `=`): a host name's bytes. (The masks are checked against these
+    /// lists by a test.)
+    static let hostName = ByteSet(low: 0x2BFF_7FD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
+    /// A host name's bytes and `:`: user information, and the inside of an IP literal.
+    static let userInfo = ByteSet(low: 0x2FFF_7FD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
+    /// `pchar` (a host name's bytes, `:` and `@`), `/` and `?`: a path with its query, or a fragment.
+    static let pathQueryFragment = ByteSet(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
@@ -27,55 +32,50 @@ enum URISyntax {
         }
     }
 
-    /// Whether every byte is `allowed` or starts a `%` and two hex digits.
-    static func isValid(_ bytes: Substring.UTF8View, allowing allowed: (UInt8) -> Bool) -> Bool {
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
+    /// Whether every byte is in `allowed` or starts a `%` and two hex digits.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, allowing allowed: ByteSet) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
             let byte = bytes[index]
-            bytes.formIndex(after: &index)
-            if allowed(byte) { continue }
-            guard byte == UInt8(ascii: "%"), index != bytes.endIndex, isHexDigit(bytes[index]) else { return false }
-            bytes.formIndex(after: &index)
-            guard index != bytes.endIndex, isHexDigit(bytes[index]) else { return false }
-            bytes.formIndex(after: &index)
+            index &+= 1
+            if allowed.contains(byte) { continue }
+            guard byte == UInt8(ascii: "%"), index &+ 1 < count, isHexDigit(bytes[index]), isHexDigit(bytes[index &+ 1]) else { return false }
+            index &+= 2
         }
         return true
     }
 
-    /// A path with its query, or a fragment: `pchar`, `/` and `?`.
-    static func isValidPathQueryOrFragment(_ text: Substring) -> Bool {
-        isValid(text.utf8) { byte in
-            isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
-                || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
-        }
+    /// A path with its query, or a fragment.
+    static func isValidPathQueryOrFragment(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isValid($0, allowing: pathQueryFragment) }
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`, with a host that is a name, an IPv4 address or a
     /// bracketed IP literal.
-    static func isValidAuthority(_ authority: Substring) -> Bool {
-        var hostAndPort = authority
-        if let at = authority.lastIndex(of: "@") {
-            let userInfo = authority[..<at]
-            guard isValid(userInfo.utf8, allowing: { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else {
-                return false
+    static func isValidAuthority(_ authority: String) -> Bool {
+        var authority = authority
+        return authority.withUTF8 { bytes in
+            var start = 0
+            if let at = bytes.lastIndex(of: UInt8(ascii: "@")) {
+                guard isValid(UnsafeBufferPointer(rebasing: bytes[..<at]), allowing: userInfo) else { return false }
+                start = at &+ 1
             }
-            hostAndPort = authority[authority.index(after: at)...]
-        }
-        let port: Substring
-        if hostAndPort.hasPrefix("[") {
-            guard let close = hostAndPort.firstIndex(of: "]") else { return false }
-            let literal = hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close]
-            // An IPv6 address (hex digits, `:` and a dotted IPv4 tail) or an IPvFuture.
-            guard !literal.isEmpty, literal.utf8.allSatisfy({ isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else {
-                return false
+            var portStart: Int
+            if start < bytes.count, bytes[start] == UInt8(ascii: "[") {
+                // An IPv6 address (hex digits, `:` and a dotted IPv4 tail) or an IPvFuture.
+                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "]")), close > start &+ 1,
+                      bytes[(start &+ 1)..<close].allSatisfy(userInfo.contains) else { return false }
+                portStart = close &+ 1
+            } else {
+                portStart = bytes[start...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+                guard isValid(UnsafeBufferPointer(rebasing: bytes[start..<portStart]), allowing: hostName) else { return false }
             }
-            port = hostAndPort[hostAndPort.index(after: close)...]
-        } else {
-            let colon = hostAndPort.firstIndex(of: ":") ?? hostAndPort.endIndex
-            guard isValid(hostAndPort[..<colon].utf8, allowing: { isUnreserved($0) || isSubDelimiter($0) }) else { return false }
-            port = hostAndPort[colon...]
+            guard portStart < bytes.count else { return true }
+            guard bytes[portStart] == UInt8(ascii: ":") else { return false }
+            portStart &+= 1
+            return bytes[portStart...].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         }
-        guard let first = port.utf8.first else { return true }
-        return first == UInt8(ascii: ":") && port.utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }
