@@ -111,6 +111,34 @@ struct MultipartFormTests {
         #expect(scratch.files.isEmpty)
     }
 
+    @Test("a form that would keep more temporary files than maximumSpilledFiles stops with tooManySpilledFiles and leaves none; small files do not count")
+    func spilledFileLimit() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var form = try MultipartFormData(boundary: "spills")
+        for index in 0..<40 {
+            try form.appendPart(fileData: Data("tiny \(index)".utf8), name: "small[]", fileName: "s\(index).txt", mimeType: "text/plain")
+        }
+        for index in 0..<6 {
+            try form.appendPart(fileData: Data(repeating: UInt8(index), count: 2000), name: "large[]", fileName: "l\(index).bin", mimeType: "application/octet-stream")
+        }
+        let body = Array(try form.encodedData())
+        var limits = MultipartParsingLimits()
+        limits.maximumSpilledFiles = 6
+        let read = try await MultipartForm.read(ChunkedBody(body, chunkSize: 512), contentType: form.contentType, limits: limits,
+                                                spillThreshold: 1024, temporaryDirectory: scratch.url)
+        #expect(read.files.count == 46 && scratch.files.count == 6)
+        limits.maximumSpilledFiles = 5
+        await #expect(throws: MultipartParsingError.tooManySpilledFiles(limit: 5)) {
+            _ = try await MultipartForm.read(ChunkedBody(body, chunkSize: 512), contentType: form.contentType, limits: limits,
+                                             spillThreshold: 1024, temporaryDirectory: scratch.url)
+        }
+        // The six from the first read are still held by it; the refused read left none.
+        #expect(scratch.files.count == 6)
+        withExtendedLifetime(read) {}
+        #expect(MultipartParsingLimits().maximumSpilledFiles == 100)
+    }
+
     @Test("a directory that refuses the temporary file is temporaryFileFailed")
     func refusedDirectory() throws {
         let form = try Self.form()

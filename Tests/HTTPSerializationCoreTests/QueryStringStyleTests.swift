@@ -48,6 +48,13 @@ struct QueryStringStyleTests {
         #expect(queryStringPairs(from: value, style: style).map(\.field) == ["a[]", "a[1][x]", "a[1][y]", "a[2][]", "a[2][]", "a[]", "b[]", "b[]"])
         let read = try ParameterValue(formPairs: FormPairs.parse(queryString(from: value, style: style)), style: style)
         #expect(read == ["a": ["v", ["x": "1", "y": "2"], ["3", "4"], "w"], "b": ["p", "q"]])
+        // An element that writes nothing takes no index, as PHP's [] takes none for it; a
+        // set's members are written with [] and each counts as an element.
+        let sparse: ParameterValue = ["f": [.dictionary([:]), ["min": 1], .array([]), .set(["s", "t"]), ["max": 2], ["n": .null]]]
+        var dropping = style
+        dropping.nullEncoding = .dropKey
+        #expect(queryStringPairs(from: sparse, style: dropping).map(\.field) == ["f[0][min]", "f[]", "f[]", "f[3][max]"])
+        #expect(queryStringPairs(from: sparse, style: style).map(\.field) == ["f[0][min]", "f[]", "f[]", "f[3][max]", "f[4][n]"])
         // The style the Encodable encoders use: only AFNetworking's [] changes.
         #expect(QueryStringStyle.afNetworking.forEncodableModels.arrayEncoding == .bracketsIndexingContainers)
         #expect(QueryStringStyle(arrayEncoding: .indexed).forEncodableModels.arrayEncoding == .indexed)

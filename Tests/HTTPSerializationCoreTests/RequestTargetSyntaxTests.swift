@@ -20,10 +20,10 @@ struct RequestTargetSyntaxTests {
 
     @Test("authorities: user info, a name or bracketed literal, and a port of digits")
     func authorities() {
-        for authority in ["example.com", "user:pw@example.com:8443", "[::1]:8080", "[v1.x]", "a%20b.example", "127.0.0.1"] {
+        for authority in ["example.com", "user:pw@example.com:8443", "[::1]:8080", "[v1.x]", "a%20b.example", "127.0.0.1", "[fe80::1%25en0]:80", "[fe80::1%25%41]"] {
             #expect(Self.sends(authority: authority, path: "/"), "\(authority)")
         }
-        for authority in ["exa[mple.com", "example.com:80a", "[::1", "[]", "a b", "u[@h", "h:8:9", "ex{a}.com"] {
+        for authority in ["exa[mple.com", "example.com:80a", "[::1", "[]", "a b", "u[@h", "h:8:9", "ex{a}.com", "[fe80::1%en0]", "[fe80::1%25]", "[fe80::1%25e:n]", "[%25en0]"] {
             #expect(!Self.sends(authority: authority, path: "/"), "\(authority)")
         }
     }
@@ -33,6 +33,7 @@ struct RequestTargetSyntaxTests {
         let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
         let subDelimiters = "!$&'()*+,;="
         let sets: [(URISyntax.ByteSet, String)] = [
+            (URISyntax.unreserved, unreserved),
             (URISyntax.hostName, unreserved + subDelimiters),
             (URISyntax.userInfo, unreserved + subDelimiters + ":"),
             (URISyntax.pathQueryFragment, unreserved + subDelimiters + ":@/?"),
@@ -41,6 +42,14 @@ struct RequestTargetSyntaxTests {
             for byte in UInt8.min...UInt8.max {
                 #expect(set.contains(byte) == members.utf8.contains(byte), "\(byte) in \(members)")
             }
+        }
+    }
+
+    @Test("a URL's fragment, kept aside and never sent, is held to the same characters as a query")
+    func fragments() {
+        #expect((try? RequestTarget("https://example.com/p?q#a/b?c:d@e%41").validate()) != nil)
+        for fragment in ["a[b]", "a#b", "a b", "%4", "a{b}"] {
+            #expect((try? RequestTarget("https://example.com/p#" + fragment).validate()) == nil, "\(fragment)")
         }
     }
 

@@ -126,7 +126,7 @@ struct CurlCommandTests {
         let places: [(String, (String) -> (authority: String, path: String))] = [
             ("user info", { ("u\($0)@h", "/") }), ("host", { ("h\($0)x", "/") }), ("port", { ("h:8\($0)", "/") }),
             ("path", { ("h", "/p\($0)q") }), ("query", { ("h", "/p?q=\($0)") }),
-            ("IP literal", { ("[::1\($0)]", "/") }),
+            ("IP literal", { ("[::1\($0)]", "/") }), ("IP literal's zone", { ("[fe80::1%25e\($0)0]", "/") }),
         ]
         for (place, make) in places {
             for form in forms {

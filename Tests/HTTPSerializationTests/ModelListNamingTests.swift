@@ -38,6 +38,23 @@ struct ModelListNamingTests {
         #expect(post.body.data == Data(text.utf8))
     }
 
+    @Test("a model in a list that writes nothing takes no index, so the next is read as the next element")
+    func emptyModelsTakeNoIndex() throws {
+        struct Filter: Codable, Equatable { var min: Int?; var max: Int? }
+        struct Search: Codable, Equatable { var filters: [Filter] }
+        let text = try FormEncoder().encode(Search(filters: [Filter(), Filter(min: 1), Filter(), Filter(max: 9)]))
+        #expect(text == "filters%5B0%5D%5Bmin%5D=1&filters%5B1%5D%5Bmax%5D=9")
+        #expect(try FormDecoder().decode(Search.self, from: text) == Search(filters: [Filter(min: 1), Filter(max: 9)]))
+    }
+
+    @Test("every serializer's model path writes the same names: the URLRequest form, and JSON and property-list queries")
+    func everyModelPath() throws {
+        let query = "/orders?" + Self.indexedText
+        #expect(try HTTPRequestSerializer().request(method: "GET", urlString: "http://h/orders", body: Self.order).url?.absoluteString == "http://h" + query)
+        #expect(try JSONRequestSerializer().httpRequest(method: "GET", urlString: "http://h/orders", body: Self.order).request.path == query)
+        #expect(try PropertyListRequestSerializer().httpRequest(method: "GET", urlString: "http://h/orders", body: Self.order).request.path == query)
+    }
+
     @Test("a ParameterValue tree or a [String: Any] keeps AFNetworking's names, also through a serializer; other array encodings are unchanged")
     func treesKeepAFNetworkingNames() throws {
         let tree = try ParameterValue(encoding: Self.order)
@@ -69,7 +86,7 @@ struct ModelListNamingTests {
         // AFNetworking's names, which multipart-kit reads as one-key objects, from a tree.
         var afForm = try MultipartFormData(boundary: "kit-boundary")
         try afForm.appendParts(from: try ParameterValue(encoding: Self.order))
-        #expect(throws: (any Error).self) { try FormDataDecoder().decode(Order.self, from: Array(try afForm.encodedData()), boundary: "kit-boundary") }
+        #expect(throws: DecodingError.self) { try FormDataDecoder().decode(Order.self, from: Array(try afForm.encodedData()), boundary: "kit-boundary") }
     }
 
     @Test("PHP's parse_str reads seeded lists of models written by FormEncoder as the models sent", .enabled(if: PHP.path != nil || PHP.required))

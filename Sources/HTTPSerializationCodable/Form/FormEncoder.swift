@@ -16,15 +16,19 @@ import HTTPSerializationCore
 /// A list of models is written with indices, `items[0][id]=1&items[0][label]=a&items[1][id]=2`,
 /// under the default ``/HTTPSerializationCore/QueryStringStyle/ArrayEncoding/brackets`` encoding:
 /// AFNetworking's names for it, `items[][id]`, are read by PHP and multipart-kit as one-key
-/// objects. For those names, encode the model into a `ParameterValue` and write it with
-/// `queryString(from:style:)`. A `Float` is written with its own shortest digits (`0.1`).
+/// objects (Rails and Rack read those as the list, and these as a hash keyed `"0"`, `"1"`). For
+/// AFNetworking's names,
+/// encode the model into a `ParameterValue` and write it with `queryString(from:style:)`. A
+/// `Float` is written as the number its own shortest digits give (`0.1`).
 ///
 /// ```swift
 /// struct Search: Encodable { var q: String; var page: Int }
 /// try FormEncoder().encode(Search(q: "swift 6", page: 2))  // "page=2&q=swift%206"
 /// ```
 public struct FormEncoder: Sendable {
-    /// How keys, arrays, booleans, dates and data are written; AFNetworking's by default.
+    /// How keys, arrays, booleans, dates and data are written; AFNetworking's by default, but
+    /// for a list of models, which ``/HTTPSerializationCore/QueryStringStyle/ArrayEncoding/brackets``
+    /// writes with indices here (``/HTTPSerializationCore/QueryStringStyle/ArrayEncoding/bracketsIndexingContainers``).
     public var style: QueryStringStyle
     /// The deepest nesting encoded before a typed error.
     public var maximumDepth: Int

@@ -26,7 +26,8 @@ import HTTPSerializationCore
 /// ```
 public struct MultipartFormEncoder: Sendable {
     /// How field names, arrays, booleans and dates are written; AFNetworking's by default,
-    /// as ``FormEncoder``. Its data encoding is not used: data becomes file parts.
+    /// with a list of models indexed, as ``FormEncoder`` writes it. Its data encoding is not
+    /// used: data becomes file parts.
     public var style: QueryStringStyle
     /// The deepest nesting encoded before a typed error.
     public var maximumDepth: Int

@@ -40,9 +40,7 @@ extension HTTPRequestSerializer {
     /// ``/HTTPSerializationCore/QueryStringStyle/ArrayEncoding/brackets``, as ``FormEncoder``
     /// writes it; pass `ParameterValue(encoding:)` as the parameters for AFNetworking's names.
     public func serialize(_ request: HTTPRequest, body model: some Encodable) throws -> SerializedRequest {
-        var serializer = self
-        serializer.queryStringStyle = queryStringStyle.forEncodableModels
-        return try serializer.serialize(request, parameters: ParameterValue(encoding: model, maximumDepth: maximumParameterDepth))
+        try forEncodableModels.serialize(request, parameters: ParameterValue(encoding: model, maximumDepth: maximumParameterDepth))
     }
 }
 

@@ -22,7 +22,7 @@ extension JSONRequestSerializer {
         encoder.maximumDepth = base.maximumParameterDepth
         if base.encodesParametersInURI(request.method) {
             let tree = try ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth, json: encoder)
-            return try base.serialize(request, body: .none, parameters: tree)
+            return try base.forEncodableModels.serialize(request, body: .none, parameters: tree)
         }
         // Written straight from the model, so keys keep the order `encode(to:)` gives them.
         return try base.attachingBody(to: request, contentType: "application/json") { try encoder.encode(model) }

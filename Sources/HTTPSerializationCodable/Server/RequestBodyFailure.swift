@@ -48,7 +48,7 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
             }
         case let error as MultipartParsingError:
             switch error {
-            case .tooManyParts, .headersTooLarge, .tooManyHeaders, .fieldTooLarge, .fileTooLarge, .bodyTooLarge:
+            case .tooManyParts, .headersTooLarge, .tooManyHeaders, .fieldTooLarge, .fileTooLarge, .bodyTooLarge, .tooManySpilledFiles:
                 self.init(status: 413, message: error.description)
             case .temporaryFileFailed:
                 self.init(status: 500, message: "The upload could not be stored.")

@@ -40,6 +40,9 @@ struct QueryStringFlattener {
         let fieldLength: Int
         let isRoot: Bool
         var next = 0
+        /// Under ``QueryStringStyle/ArrayEncoding/bracketsIndexingContainers``, the index the
+        /// next element would get as PHP reads `[]`: one past the elements that wrote a pair.
+        var nextIndex = 0
 
         var count: Int {
             switch children {
@@ -73,7 +76,7 @@ struct QueryStringFlattener {
                 append(stack[top].isRoot ? .topLevelKey(entry.key) : .nestedKey(entry.key), to: &field)
                 child = entry.value
             case .array(let elements):
-                append(arraySegment(index, of: elements[index]), to: &field)
+                append(arraySegment(index, of: elements[index], nextIndex: &stack[top].nextIndex), to: &field)
                 child = elements[index]
             case .set(let elements):
                 child = elements[index]
@@ -106,13 +109,49 @@ struct QueryStringFlattener {
         field.withUnsafeBufferPointer { sink.pair(field: $0, value: value) }
     }
 
-    private func arraySegment(_ index: Int, of element: ParameterValue) -> Segment {
+    private func arraySegment(_ index: Int, of element: ParameterValue, nextIndex: inout Int) -> Segment {
         switch style.arrayEncoding {
         case .brackets: return .emptyBrackets
-        case .bracketsIndexingContainers: return element.isContainer ? .index(index) : .emptyBrackets
+        case .bracketsIndexingContainers: return containerSegment(element, nextIndex: &nextIndex)
         case .indexed: return .index(index)
         case .repeatedKeys: return .none
         }
+    }
+
+    /// `[N]` for a dictionary or list that writes a pair, N counting the elements before it
+    /// that wrote one (an element that writes nothing takes no index, as PHP's `[]` takes
+    /// none for it); `[]` for the rest, a set's members each counting as an element.
+    private func containerSegment(_ element: ParameterValue, nextIndex: inout Int) -> Segment {
+        switch element {
+        case .dictionary, .array:
+            guard writesPairs(element) else { return .emptyBrackets }
+            defer { nextIndex += 1 }
+            return .index(nextIndex)
+        case .set(let members):
+            nextIndex += members.elements.count { writesPairs($0) }
+            return .emptyBrackets
+        case .null where style.nullEncoding == .dropKey:
+            return .emptyBrackets
+        default:
+            nextIndex += 1
+            return .emptyBrackets
+        }
+    }
+
+    /// Whether `value` writes at least one pair: a scalar, a null the style keeps, or a
+    /// container holding one. Iterative, as the walk is.
+    private func writesPairs(_ value: ParameterValue) -> Bool {
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .dictionary(let entries): pending.append(contentsOf: entries.entries.lazy.map(\.value))
+            case .array(let elements): pending.append(contentsOf: elements.elements)
+            case .set(let elements): pending.append(contentsOf: elements.elements)
+            case .null where style.nullEncoding == .dropKey: continue
+            default: return true
+            }
+        }
+        return false
     }
 
     private func append(_ segment: Segment, to field: inout [UInt8]) {

@@ -20,15 +20,20 @@ public struct QueryStringStyle: Sendable {
         /// `a[]=1&a[]=2` (AFNetworking, Rails, PHP).
         ///
         /// A list whose elements are dictionaries or lists is written `a[][id]=1&a[][label]=x`,
-        /// AFNetworking's names, which Rails reads as the elements sent but PHP and
+        /// AFNetworking's names, which Rails and Rack read as the elements sent but PHP and
         /// multipart-kit read as one-key objects. The encoders of `Encodable` models
         /// (`FormEncoder`, `MultipartFormEncoder`, a request serializer given a model) therefore
         /// write models under this encoding as ``bracketsIndexingContainers``; a
         /// ``ParameterValue`` tree or a `[String: Any]` keeps AFNetworking's names.
         case brackets
         /// `a[]=1&a[]=2` for values, and `a[0][id]=1&a[1][id]=2` for elements that are
-        /// dictionaries or lists (jQuery's `$.param`), so PHP, Rack and multipart-kit read a list
-        /// of models as the models sent. What ``brackets`` means for `Encodable` models.
+        /// dictionaries or lists (jQuery's `$.param`), so PHP and multipart-kit read a list of
+        /// models as the models sent; Rails and Rack read such a list as a hash keyed `"0"`,
+        /// `"1"`. An index counts the elements before it that wrote a pair, as PHP counts `[]`,
+        /// so an element that writes nothing (a model whose optionals are all nil) takes none.
+        /// What ``brackets`` means for `Encodable` models. To read these names back into
+        /// lists with `ParameterValue(formPairs:style:)`, pass this encoding; `FormDecoder`
+        /// reads them under any.
         case bracketsIndexingContainers
         /// `a[0]=1&a[1]=2`, so arrays of dictionaries round-trip (`a[0][x]`).
         case indexed
@@ -129,16 +134,4 @@ public struct QueryStringStyle: Sendable {
     /// AFNetworking 4's encoding: keys sorted at every level, `a[b]`, `a[]`, set elements as
     /// repeated keys in sorted order, null as a bare key, booleans as `1`/`0`, `%20` for space.
     public static let afNetworking = QueryStringStyle()
-}
-
-extension QueryStringStyle {
-    /// The style an `Encodable` model is written in: this one, with ``ArrayEncoding/brackets``
-    /// read as ``ArrayEncoding/bracketsIndexingContainers``, so that a list of models is never
-    /// written in names the common servers read as other models.
-    package var forEncodableModels: QueryStringStyle {
-        guard arrayEncoding == .brackets else { return self }
-        var style = self
-        style.arrayEncoding = .bracketsIndexingContainers
-        return style
-    }
 }

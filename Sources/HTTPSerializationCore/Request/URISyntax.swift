@@ -14,9 +14,11 @@ enum URISyntax {
         }
     }
 
-    /// `unreserved` (letters, digits, `-` `.` `_` `~`) and `sub-delims` (`!` `$` `&` `'` `(`
-    /// `)` `*` `+` `,` `;` `=`): a host name's bytes. (The masks are checked against these
-    /// lists by a test.)
+    /// `unreserved`: letters, digits, `-` `.` `_` `~`. (The masks are checked against RFC
+    /// 3986's lists by a test.)
+    static let unreserved = ByteSet(low: 0x03FF_6000_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
+    /// `unreserved` and `sub-delims` (`!` `$` `&` `'` `(` `)` `*` `+` `,` `;` `=`): a host
+    /// name's bytes.
     static let hostName = ByteSet(low: 0x2BFF_7FD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
     /// A host name's bytes and `:`: user information, and the inside of an IP literal.
     static let userInfo = ByteSet(low: 0x2FFF_7FD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
@@ -64,9 +66,16 @@ enum URISyntax {
             }
             var portStart: Int
             if start < bytes.count, bytes[start] == UInt8(ascii: "[") {
-                // An IPv6 address (hex digits, `:` and a dotted IPv4 tail) or an IPvFuture.
-                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "]")), close > start &+ 1,
-                      bytes[(start &+ 1)..<close].allSatisfy(userInfo.contains) else { return false }
+                // An IP literal: an IPv6 address or an IPvFuture, in the bytes `URL` takes there
+                // (unreserved, sub-delims and `:`), then an RFC 6874 zone (`%25` and its name).
+                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "]")) else { return false }
+                let literal = (start &+ 1)..<close
+                let zone = bytes[literal].firstIndex(of: UInt8(ascii: "%")) ?? close
+                guard zone > literal.lowerBound, bytes[literal.lowerBound..<zone].allSatisfy(userInfo.contains) else { return false }
+                if zone < close {
+                    guard close - zone > 3, bytes[zone &+ 1] == UInt8(ascii: "2"), bytes[zone &+ 2] == UInt8(ascii: "5"),
+                          isValid(UnsafeBufferPointer(rebasing: bytes[(zone &+ 3)..<close]), allowing: unreserved) else { return false }
+                }
                 portStart = close &+ 1
             } else {
                 portStart = bytes[start...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.count

@@ -88,7 +88,10 @@ private struct FoundationBridge {
         case .nsURL: return .string(((value as! NSURL) as URL).absoluteString)
         case .decimal: return .decimal(value as! Decimal)
         case .float: return ParameterValue(value as! Float)
-        case .cgFloat: return .double(Double(value as! CGFloat))
+        case .cgFloat:
+            // A `Float` where `CGFloat` is one (32-bit platforms such as watchOS's arm64_32).
+            let cgFloat = value as! CGFloat
+            return CGFloat.NativeType.self == Float.self ? ParameterValue(Float(cgFloat)) : .double(Double(cgFloat))
         case .integer:
             let integer = value as! any BinaryInteger
             if let small = Int(exactly: integer) { return .int(small) }
@@ -264,7 +267,7 @@ private struct FoundationBridge {
     private static func number(_ number: NSNumber) -> ParameterValue {
         switch UInt8(bitPattern: number.objCType.pointee) {
         case UInt8(ascii: "f"):
-            // As `-[NSNumber description]` writes a float: its own shortest digits.
+            // A float's own shortest round-trip digits (at most nine), not the double's.
             return ParameterValue(number.floatValue)
         case UInt8(ascii: "d"):
             return .double(number.doubleValue)

@@ -41,13 +41,13 @@ extension PropertyListRequestSerializer {
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidPropertyListParameters(reason:underlying:)``
     ///   for a value a property list cannot hold (nil, a set), and whatever serializing throws.
     public func httpRequest(method: String, urlString: String, body model: some Encodable) throws -> SerializedRequest {
-        try serialize(base.makeHTTPRequest(method: method, urlString: urlString),
-                      parameters: ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth))
+        try forEncodableModels.serialize(base.makeHTTPRequest(method: method, urlString: urlString),
+                                         parameters: ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth))
     }
 
     /// ``httpRequest(method:urlString:body:)`` for a typed method and a parsed URL.
     public func httpRequest(method: HTTPRequest.Method, url: URL, body model: some Encodable) throws -> SerializedRequest {
-        try serialize(base.makeHTTPRequest(method: method, url: url),
-                      parameters: ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth))
+        try forEncodableModels.serialize(base.makeHTTPRequest(method: method, url: url),
+                                         parameters: ParameterValue(encoding: model, maximumDepth: base.maximumParameterDepth))
     }
 }

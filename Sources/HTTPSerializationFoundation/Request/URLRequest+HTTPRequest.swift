@@ -112,7 +112,8 @@ extension URLRequest {
     }
 
     /// Checks that the request can be written as HTTP without corrupting it: an RFC 9110
-    /// token for a method, a URL of visible ASCII (with a host for `http` and `https`), and
+    /// token for a method, a URL whose parts hold only the characters RFC 3986 allows there
+    /// (with a host for `http` and `https`), and
     /// header fields without CR, LF, NUL or other controls.
     ///
     /// Every serializer runs it on the request it is handed, and both transport helpers on

@@ -38,6 +38,8 @@ final class MultipartFormCollector {
     private var fieldBytes: [UInt8] = []
     private var sink: SpillingSink?
     private var nested: MultipartFormCollector?
+    /// The temporary files this read has made, shared with the collectors of nested parts.
+    private let spills: SpillCount
 
     init(contentType: String, limits: MultipartParsingLimits, spillThreshold: Int, directory: String) throws(MultipartParsingError) {
         parser = try MultipartBodyParser(contentType: contentType, limits: limits)
@@ -46,6 +48,7 @@ final class MultipartFormCollector {
         self.directory = directory
         depth = 0
         outerName = nil
+        spills = SpillCount(limit: limits.maximumSpilledFiles)
     }
 
     private init(boundary: String, outerName: String, depth: Int, parent: MultipartFormCollector) throws(MultipartParsingError) {
@@ -55,6 +58,7 @@ final class MultipartFormCollector {
         directory = parent.directory
         self.depth = depth
         self.outerName = outerName
+        spills = parent.spills
     }
 
     func feed(_ bytes: UnsafeRawBufferPointer) throws {
@@ -75,7 +79,7 @@ final class MultipartFormCollector {
                 nested = try MultipartFormCollector(boundary: boundary, outerName: outerName ?? head.name ?? "", depth: depth + 1, parent: self)
                 current = .nested
             } else if head.isFile || depth > 0 {
-                sink = SpillingSink(threshold: spillThreshold, directory: directory)
+                sink = SpillingSink(threshold: spillThreshold, directory: directory, spills: spills)
                 current = .file
             } else {
                 fieldBytes.removeAll(keepingCapacity: true)
@@ -117,18 +121,37 @@ final class MultipartFormCollector {
     }
 }
 
+/// How many temporary files one read of a form has made, against
+/// ``MultipartParsingLimits/maximumSpilledFiles``.
+final class SpillCount {
+    private let limit: Int?
+    private var count = 0
+
+    init(limit: Int?) {
+        self.limit = limit
+    }
+
+    /// Counts one more file, or throws before it is made.
+    func take() throws(MultipartParsingError) {
+        if let limit, count >= limit { throw .tooManySpilledFiles(limit: limit) }
+        count += 1
+    }
+}
+
 /// Keeps a file part's bytes in memory up to a threshold, then in a temporary file.
 final class SpillingSink {
     private let threshold: Int
     private let directory: String
+    private let spills: SpillCount
     private var memory: [UInt8] = []
     private var file: TemporaryFile?
     private var descriptor: Int32 = -1
     private var size = 0
 
-    init(threshold: Int, directory: String) {
+    init(threshold: Int, directory: String, spills: SpillCount) {
         self.threshold = threshold
         self.directory = directory
+        self.spills = spills
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(MultipartParsingError) {
@@ -138,6 +161,7 @@ final class SpillingSink {
             return
         }
         if file == nil {
+            try spills.take()
             (file, descriptor) = try TemporaryFile.create(in: directory)
             let held = memory
             memory = []

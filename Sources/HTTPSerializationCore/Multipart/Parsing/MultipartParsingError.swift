@@ -32,6 +32,8 @@ public enum MultipartParsingError: Error, Sendable, Equatable, CustomStringConve
     case fileTooLarge(name: String, fileName: String?, limit: Int)
     /// A body longer than ``MultipartParsingLimits/maximumBodyBytes``.
     case bodyTooLarge(limit: Int)
+    /// More file parts kept in temporary files than ``MultipartParsingLimits/maximumSpilledFiles``.
+    case tooManySpilledFiles(limit: Int)
     /// A `multipart/mixed` part nested deeper than ``MultipartParsingLimits/maximumNestingDepth``.
     case nestingTooDeep(limit: Int)
     /// A file part could not be kept in a temporary file (a full disk, a missing or
@@ -67,6 +69,8 @@ public enum MultipartParsingError: Error, Sendable, Equatable, CustomStringConve
             return "The file \(fileName.map { "\"\($0)\" " } ?? "")of part \"\(name)\" is longer than the limit of \(limit) bytes."
         case .bodyTooLarge(let limit):
             return "The multipart body is longer than the limit of \(limit) bytes."
+        case .tooManySpilledFiles(let limit):
+            return "The multipart body has more than the limit of \(limit) large files."
         case .nestingTooDeep(let limit):
             return "The multipart body nests multipart parts deeper than the limit of \(limit)."
         case .temporaryFileFailed(let path, let reason):

@@ -23,6 +23,11 @@ public struct MultipartParsingLimits: Sendable, Hashable {
     public var maximumFileBytes: Int? = 1 << 30
     /// Bytes of the whole body, preamble and epilogue included: 1 GiB.
     public var maximumBodyBytes: Int? = 1 << 30
+    /// File parts that one read of a form keeps in temporary files at once (those longer than
+    /// its spill threshold): 100. Each holds a file on disk until its last ``MultipartFile`` is
+    /// gone, so this bounds what one request can leave there, whatever its part count allows.
+    /// (PHP's `max_file_uploads`, 20 by default, counts every file.)
+    public var maximumSpilledFiles: Int? = 100
     /// Levels of `multipart/mixed` inside a form part (RFC 2388's several files under one
     /// name) that ``MultipartForm`` reads: 1. Deeper nesting is an error.
     public var maximumNestingDepth: Int = 1
