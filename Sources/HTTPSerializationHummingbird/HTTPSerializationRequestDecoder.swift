@@ -39,7 +39,20 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
     /// Reads and decodes `multipart/form-data` bodies: the parser's limits, the spill threshold,
     /// where files go, and the form decoder for the fields (set apart from ``form``).
     public var multipart = MultipartFormDecoder()
-    /// The most bytes of a JSON or form body read; the request context's `maxUploadSize` when nil.
+    /// The most bytes of a body of any kind: JSON and forms, read into memory whole, and a
+    /// multipart form, read as it streams in with its large files on disk. When nil, the
+    /// request context's `maxUploadSize`, Hummingbird's one upload limit (2 MiB unless the
+    /// context sets it), which its own coders read the same way. A multipart form is also held
+    /// to ``multipart``'s limits (1 GiB for the body by default): the lower limit wins. A body
+    /// past it is a 413 whose message names the limit.
+    ///
+    /// ```swift
+    /// struct UploadContext: HTTPSerializationRequestContext {
+    ///     var coreContext: CoreRequestContextStorage
+    ///     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+    ///     var maxUploadSize: Int { 100 << 20 }   // JSON, forms and uploads up to 100 MiB
+    /// }
+    /// ```
     public var maximumBodySize: Int?
 
     /// A decoder with the package's defaults.
@@ -53,12 +66,15 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
         do {
             switch RequestBodyKind(contentType: contentType) {
             case .json:
-                let body = try await request.body.collect(upTo: maximumBodySize ?? context.maxUploadSize)
+                let body = try await collect(request, limit: maximumBodySize ?? context.maxUploadSize)
                 return try body.withUnsafeReadableBytes { try json.decode(T.self, utf8: $0.bindMemory(to: UInt8.self)) }
             case .form:
-                let body = try await request.body.collect(upTo: maximumBodySize ?? context.maxUploadSize)
+                let body = try await collect(request, limit: maximumBodySize ?? context.maxUploadSize)
                 return try form.decode(T.self, from: String(decoding: body.readableBytesView, as: UTF8.self))
             case .multipart:
+                var multipart = multipart
+                let limit = maximumBodySize ?? context.maxUploadSize
+                multipart.limits.maximumBodyBytes = min(multipart.limits.maximumBodyBytes ?? limit, limit)
                 return try await multipart.decode(T.self, from: request.body.map(\.readableBytesView), contentType: contentType ?? "")
             case .other:
                 throw RequestBodyFailure.unsupportedContentType(contentType)
@@ -66,6 +82,15 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
         } catch {
             guard let failure = RequestBodyFailure(error) else { throw error }
             throw HTTPError(HTTPResponse.Status(code: failure.status), message: failure.message)
+        }
+    }
+
+    /// The whole body, or a 413 naming `limit` (Hummingbird's own collect answers an empty 413).
+    private func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw RequestBodyFailure.bodyTooLarge(limit: limit)
         }
     }
 }

@@ -63,6 +63,12 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 
+    /// `413 Content Too Large` for a body longer than `limit` bytes, naming the limit, for an
+    /// adapter that reads the body whole.
+    public static func bodyTooLarge(limit: Int) -> RequestBodyFailure {
+        RequestBodyFailure(status: 413, message: "The body is longer than the limit of \(limit) bytes.")
+    }
+
     /// `415 Unsupported Media Type` for a body whose content type no decoder reads.
     public static func unsupportedContentType(_ contentType: String?) -> RequestBodyFailure {
         RequestBodyFailure(status: 415, message: contentType.map { "Bodies of type \"\($0.prefix(100))\" are not accepted." }
