@@ -63,17 +63,17 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
     /// - Throws: `HTTPError` with status 400, 413 or 415 and a message for the client.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let contentType = request.headers[.contentType]
+        let limit = maximumBodySize ?? context.maxUploadSize
         do {
             switch RequestBodyKind(contentType: contentType) {
             case .json:
-                let body = try await collect(request, limit: maximumBodySize ?? context.maxUploadSize)
+                let body = try await collect(request, limit: limit)
                 return try body.withUnsafeReadableBytes { try json.decode(T.self, utf8: $0.bindMemory(to: UInt8.self)) }
             case .form:
-                let body = try await collect(request, limit: maximumBodySize ?? context.maxUploadSize)
+                let body = try await collect(request, limit: limit)
                 return try form.decode(T.self, from: String(decoding: body.readableBytesView, as: UTF8.self))
             case .multipart:
                 var multipart = multipart
-                let limit = maximumBodySize ?? context.maxUploadSize
                 multipart.limits.maximumBodyBytes = min(multipart.limits.maximumBodyBytes ?? limit, limit)
                 return try await multipart.decode(T.self, from: request.body.map(\.readableBytesView), contentType: contentType ?? "")
             case .other:

@@ -2,7 +2,7 @@ extension ParameterValue {
     /// A `Float` as a number that every encoder writes with the `Float`'s own shortest digits.
     ///
     /// `.double(Double(value))` carries the `Float`'s binary value, whose shortest `Double` text
-    /// is long (`0.10000000149011612` for `Float(0.1)`). This case holds the `Double` that the
+    /// is long (`0.10000000149011612` for `Float(0.1)`). This value holds the `Double` that the
     /// `Float`'s shortest text reads as instead, so forms, queries, multipart fields and JSON all
     /// write `0.1`, as `Float(0.1).description` does, and the text reads back as the same `Float`.
     /// Models encoded with `ParameterValue(encoding:)` get this for their `Float` properties.

@@ -128,14 +128,11 @@ struct QueryStringFlattener {
             defer { nextIndex += 1 }
             return .index(nextIndex)
         case .set(let members):
-            nextIndex += members.elements.count { writesPairs($0) }
-            return .emptyBrackets
-        case .null where style.nullEncoding == .dropKey:
-            return .emptyBrackets
+            nextIndex += members.elements.count(where: writesPairs)
         default:
-            nextIndex += 1
-            return .emptyBrackets
+            if writesPairs(element) { nextIndex += 1 }
         }
+        return .emptyBrackets
     }
 
     /// Whether `value` writes at least one pair: a scalar, a null the style keeps, or a

@@ -25,15 +25,6 @@ enum URISyntax {
     /// `pchar` (a host name's bytes, `:` and `@`), `/` and `?`: a path with its query, or a fragment.
     static let pathQueryFragment = ByteSet(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
 
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "a")...UInt8(ascii: "f"):
-            return true
-        default:
-            return false
-        }
-    }
-
     /// Whether every byte is in `allowed` or starts a `%` and two hex digits.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, allowing allowed: ByteSet) -> Bool {
         var index = 0
@@ -42,7 +33,8 @@ enum URISyntax {
             let byte = bytes[index]
             index &+= 1
             if allowed.contains(byte) { continue }
-            guard byte == UInt8(ascii: "%"), index &+ 1 < count, isHexDigit(bytes[index]), isHexDigit(bytes[index &+ 1]) else { return false }
+            guard byte == UInt8(ascii: "%"), index &+ 1 < count, JSONUTF8.hexValue(bytes[index]) != nil,
+                  JSONUTF8.hexValue(bytes[index &+ 1]) != nil else { return false }
             index &+= 2
         }
         return true
