@@ -55,6 +55,7 @@ let package = Package(
     dependencies: [
         .package(name: "swift-http-serialization", path: "..", traits: rootTraits),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
@@ -82,7 +83,10 @@ let package = Package(
         // The server integrations' live tests: a paced raw client and an endless event source.
         .target(
             name: "ServerTestSupport",
-            dependencies: [.product(name: "HTTPSerializationCore", package: "swift-http-serialization")],
+            dependencies: [
+                .product(name: "HTTPSerializationCore", package: "swift-http-serialization"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictness
         ),
         // A loopback HTTP server that reports exactly what it received.

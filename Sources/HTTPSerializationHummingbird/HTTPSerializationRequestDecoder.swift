@@ -20,9 +20,9 @@ import NIOCore
 /// ``/HTTPSerializationCodable/MultipartFormDecoder``, read as it streams in (files past its
 /// spill threshold go to temporary files) and decoded by its own form decoder, files as
 /// ``/HTTPSerializationCore/MultipartFile``.
-/// Failures become `HTTPError`s with the status ``/HTTPSerializationCodable/RequestBodyFailure``
-/// gives: 400 for a malformed body or one that is not the model, 413 past a limit, 415 for
-/// another type.
+/// Failures are thrown as ``/HTTPSerializationCodable/RequestBodyFailure``, Hummingbird's
+/// `HTTPResponseError` here: 400 for a malformed body or one that is not the model, 413 past a
+/// limit, 415 for another type, each with a message for the client and the error behind it.
 ///
 /// ```swift
 /// struct AppContext: HTTPSerializationRequestContext {
@@ -60,7 +60,8 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
 
     /// Decodes `type` from `request`'s body, by its content type.
     ///
-    /// - Throws: `HTTPError` with status 400, 413 or 415 and a message for the client.
+    /// - Throws: ``/HTTPSerializationCodable/RequestBodyFailure`` with status 400, 413 or 415, a
+    ///   message for the client and the underlying error.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let contentType = request.headers[.contentType]
         let limit = maximumBodySize ?? context.maxUploadSize
@@ -81,7 +82,7 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
             }
         } catch {
             guard let failure = RequestBodyFailure(error) else { throw error }
-            throw HTTPError(HTTPResponse.Status(code: failure.status), message: failure.message)
+            throw failure
         }
     }
 

@@ -5,7 +5,7 @@ public import Vapor
 extension FormDecoder: ContentDecoder, URLQueryDecoder {
     /// Decodes a collected `application/x-www-form-urlencoded` body for `req.content.decode(_:)`.
     ///
-    /// - Throws: `Abort` with status 400 for a malformed form or one that is not the model,
+    /// - Throws: ``RequestBodyAbort`` with status 400 for a malformed form or one that is not the model,
     ///   413 past ``limits``.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         try abortingOnFailure { try decode(D.self, from: String(decoding: body.readableBytesView, as: UTF8.self)) }

@@ -53,9 +53,13 @@ extension ContentConfiguration {
     /// responses: JSON and JSON:API, forms, query strings and multipart forms.
     ///
     /// Call it once while configuring the app. Multipart responses keep Vapor's encoder.
-    /// Failures reach clients as `Abort` errors with the status
+    /// Failures reach clients as ``RequestBodyAbort`` errors with the status
     /// `RequestBodyFailure` gives: 400 for a malformed body or one that is not the model,
     /// 413 past a limit, 500 for an upload that could not be stored.
+    ///
+    /// The configuration is Vapor's process-wide one, so an app's streamed uploads
+    /// (`req.decodeMultipart`) read their limits from the app instead: call
+    /// `app.useHTTPSerialization(_:)`, which sets both.
     ///
     /// ```swift
     /// ContentConfiguration.global.useHTTPSerialization()

@@ -5,7 +5,7 @@ public import Vapor
 extension JSONBodyDecoder: ContentDecoder {
     /// Decodes a collected JSON body for `req.content.decode(_:)`.
     ///
-    /// - Throws: `Abort` with status 400 for malformed JSON or a body that is not the model.
+    /// - Throws: ``RequestBodyAbort`` with status 400 for malformed JSON or a body that is not the model.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         try abortingOnFailure {
             try body.withUnsafeReadableBytes { try decode(D.self, utf8: $0.bindMemory(to: UInt8.self)) }

@@ -10,7 +10,7 @@ extension MultipartFormDecoder: ContentDecoder {
     /// uploads larger than that, register the route with `body: .stream` and call
     /// `req.decodeMultipart(_:)`, which reads the parts as they arrive.
     ///
-    /// - Throws: `Abort` with status 400 for a malformed body or one that is not the model,
+    /// - Throws: ``RequestBodyAbort`` with status 400 for a malformed body or one that is not the model,
     ///   413 past ``limits``, 500 for a file that could not be stored.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         try abortingOnFailure {
@@ -31,8 +31,9 @@ extension Request {
     /// decoder's spill threshold going to temporary files.
     ///
     /// Register the route with `body: .stream` so that Vapor does not collect the body
-    /// first; on other routes this reads the collected body. The decoder is the one
-    /// `useHTTPSerialization(_:)` installed when `decoder` is nil.
+    /// first; on other routes this reads the collected body. Vapor sets no limit on a streamed
+    /// body, so the decoder's limits are the route's: when `decoder` is nil, the app's
+    /// (`app.httpSerializationCoders.multipart`, set by `app.useHTTPSerialization(_:)`).
     ///
     /// ```swift
     /// app.on(.POST, "upload", body: .stream) { req in
@@ -41,7 +42,7 @@ extension Request {
     /// }
     /// ```
     ///
-    /// - Throws: `Abort` with status 400 for a malformed body or one that is not the model,
+    /// - Throws: ``RequestBodyAbort`` with status 400 for a malformed body or one that is not the model,
     ///   413 past the limits, 415 for a body of another type, 500 for a file that could not be stored.
     public func decodeMultipart<D: Decodable>(_ type: D.Type, using decoder: MultipartFormDecoder? = nil) async throws -> D {
         let decoder = try multipartDecoder(decoder)
@@ -61,10 +62,9 @@ extension Request {
     private func multipartDecoder(_ given: MultipartFormDecoder?) throws -> MultipartFormDecoder {
         // Compared by name: Vapor's `==` also lets `*/*` and `multipart/*` through.
         guard let media = headers.contentType, media.type.lowercased() == "multipart", media.subType.lowercased() == "form-data" else {
-            throw Abort(.unsupportedMediaType, reason: RequestBodyFailure.unsupportedContentType(headers.first(name: .contentType)).message)
+            throw RequestBodyAbort(.unsupportedContentType(headers.first(name: .contentType)))
         }
-        if let given { return given }
-        return (try? ContentConfiguration.global.requireDecoder(for: .formData)) as? MultipartFormDecoder ?? MultipartFormDecoder()
+        return given ?? application.httpSerializationCoders.multipart
     }
 
     private func readMultipart(with decoder: MultipartFormDecoder) async throws -> MultipartForm {

@@ -10,7 +10,7 @@ struct CheckedUpload: Content {
 public func checkVapor(_ app: Application) {
     var coders = HTTPSerializationCoders()
     coders.multipart.limits = MultipartParsingLimits()
-    ContentConfiguration.global.useHTTPSerialization(coders)
+    app.useHTTPSerialization(coders)
     app.on(.POST, "uploads", body: .stream) { request -> CheckedUpload in
         try await request.decodeMultipart(CheckedUpload.self)
     }

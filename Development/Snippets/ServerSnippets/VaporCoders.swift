@@ -17,8 +17,9 @@ struct Attachment: Decodable {
 }
 
 func configureTickets(_ app: Application, events: AsyncStream<ServerSentEvent>) {
-    // The one line: req.content, req.query and Content answers use the package's coders.
-    ContentConfiguration.global.useHTTPSerialization()
+    // The one line: req.content, req.query, Content answers and streamed uploads use the
+    // package's coders, with their limits.
+    app.useHTTPSerialization()
     // JSON, JSON:API, a form or a multipart form; 400, 413 or 415 when it cannot be read.
     app.post("tickets") { request async throws -> Ticket in
         try request.content.decode(Ticket.self)

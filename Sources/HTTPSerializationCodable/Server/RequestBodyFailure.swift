@@ -4,13 +4,16 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPSerializationCore
+public import HTTPTypes
 
 /// How a server answers a request body the package could not read: the status a client
-/// should see and a message safe to send it.
+/// should see, a message safe to send it, and the error behind it for the server's log.
 ///
 /// One mapping for every framework adapter: malformed JSON, forms and multipart bodies, and
 /// bodies that are not the model, are 400; a broken limit is 413; a body of a type no decoder
 /// reads is 415; a temporary file that could not be written is 500 with no path in the message.
+/// The Hummingbird adapter throws it as its `HTTPResponseError`, the Vapor adapter inside its
+/// `AbortError`, so an app's error middleware sees the status, the message and the cause.
 ///
 /// ```swift
 /// catch {
@@ -19,64 +22,92 @@ import HTTPSerializationCore
 /// }
 /// ```
 public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The HTTP status code: 400, 413, 415 or 500.
-    public var status: Int
-    /// One sentence for the client: what was wrong and where in the body, with nothing about
-    /// the server (no file paths, no Swift type names).
+    /// The status to answer with: 400, 413, 415 or 500.
+    public var status: HTTPResponse.Status
+    /// One sentence for the client: what was wrong and where in the body (a field as
+    /// `items[3].price`, malformed text by its byte offset), with nothing about the server: no
+    /// file paths, no Swift type names.
     public var message: String
+    /// The error the failure was made from, for the server's log; nil for one made directly.
+    /// Never sent to the client: its text may name types, files or paths.
+    public var underlyingError: (any Error)?
 
     /// A failure with the given status and message.
-    public init(status: Int, message: String) {
+    public init(status: HTTPResponse.Status, message: String, underlyingError: (any Error)? = nil) {
         self.status = status
         self.message = message
+        self.underlyingError = underlyingError
     }
 
-    /// The answer for `error`, or nil for an error that is not about the request body (a
-    /// database failure in the route, say), which the framework should handle as it does.
+    /// The answer for `error`, keeping `error` as ``underlyingError``, or nil for an error that
+    /// is not about the request body (a database failure in the route, say), which the
+    /// framework should handle as it does.
     public init?(_ error: any Error) {
         switch error {
         case let error as RequestBodyFailure:
             self = error
         case let error as JSONReadingError:
-            self.init(status: 400, message: Self.jsonMessage(error))
+            self.init(status: .badRequest, message: Self.jsonMessage(error), underlyingError: error)
         case let error as FormDecodingError:
             switch error {
             case .tooManyPairs, .keyTooLong, .valueTooLong:
-                self.init(status: 413, message: error.description)
+                self.init(status: .contentTooLarge, message: error.description, underlyingError: error)
             case .malformedPercentEscape, .nestedTooDeep, .conflictingKeys:
-                self.init(status: 400, message: error.description)
+                self.init(status: .badRequest, message: error.description, underlyingError: error)
             }
         case let error as MultipartParsingError:
             switch error {
             case .tooManyParts, .headersTooLarge, .tooManyHeaders, .fieldTooLarge, .fileTooLarge, .bodyTooLarge, .tooManySpilledFiles:
-                self.init(status: 413, message: error.description)
+                self.init(status: .contentTooLarge, message: error.description, underlyingError: error)
             case .temporaryFileFailed:
-                self.init(status: 500, message: "The upload could not be stored.")
+                self.init(status: .internalServerError, message: "The upload could not be stored.", underlyingError: error)
             case .notMultipart, .invalidBoundary, .unterminated, .malformedDelimiter, .malformedHeader, .missingName,
                  .unreadableParameter, .nestingTooDeep:
-                self.init(status: 400, message: error.description)
+                self.init(status: .badRequest, message: error.description, underlyingError: error)
             }
         case let error as DecodingError:
-            self.init(status: 400, message: Self.decodingMessage(error))
+            // A reader's own error inside a decoding error (malformed JSON or form text, a
+            // broken limit) answers as that error does, with its status.
+            if case .dataCorrupted(let context) = error, let cause = context.underlyingError,
+               let inner = RequestBodyFailure(cause) {
+                self.init(status: inner.status, message: inner.message, underlyingError: error)
+            } else {
+                self.init(status: .badRequest, message: Self.decodingMessage(error), underlyingError: error)
+            }
         default:
             return nil
         }
     }
 
+    /// Equal when the status and message are: what a client sees.
+    public static func == (lhs: RequestBodyFailure, rhs: RequestBodyFailure) -> Bool {
+        lhs.status == rhs.status && lhs.message == rhs.message
+    }
+
+    /// Hashes the status and message.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(message)
+    }
+
     /// `413 Content Too Large` for a body longer than `limit` bytes, naming the limit, for an
     /// adapter that reads the body whole.
     public static func bodyTooLarge(limit: Int) -> RequestBodyFailure {
-        RequestBodyFailure(status: 413, message: "The body is longer than the limit of \(limit) bytes.")
+        RequestBodyFailure(status: .contentTooLarge, message: "The body is longer than the limit of \(limit) bytes.")
     }
 
     /// `415 Unsupported Media Type` for a body whose content type no decoder reads.
     public static func unsupportedContentType(_ contentType: String?) -> RequestBodyFailure {
-        RequestBodyFailure(status: 415, message: contentType.map { "Bodies of type \"\($0.prefix(100))\" are not accepted." }
+        RequestBodyFailure(status: .unsupportedMediaType, message: contentType.map { "Bodies of type \"\($0.prefix(100))\" are not accepted." }
             ?? "The body has no Content-Type.")
     }
 
-    /// `status: message`.
-    public var description: String { "\(status): \(message)" }
+    /// `413 Content Too Large: message`, then the underlying error as the log should show it.
+    public var description: String {
+        let text = "\(status.code) \(status.reasonPhrase): \(message)"
+        guard let underlyingError else { return text }
+        return text + " (\(String(reflecting: underlyingError)))"
+    }
 
     private static func jsonMessage(_ error: JSONReadingError) -> String {
         "The body is not valid JSON: \(error.reasonText) (byte \(error.offset))."
@@ -97,9 +128,8 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
         }
         switch error {
         case .dataCorrupted(let context):
-            if let reading = context.underlyingError as? JSONReadingError { return jsonMessage(reading) }
-            if let form = context.underlyingError as? FormDecodingError { return form.description }
-            return "The value at \(place(context.codingPath)) is not valid: \(context.debugDescription.prefix(200))"
+            // The description is the decoder's or the model's, and may name Swift types.
+            return "The value at \(place(context.codingPath)) is not valid."
         case .keyNotFound(let key, let context):
             return "The body lacks the required key \(place(context.codingPath + [key]))."
         case .valueNotFound(_, let context):
