@@ -280,6 +280,7 @@ let package = Package(
             dependencies: [
                 "HTTPSerializationCore", "HTTPSerializationCodable",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: hummingbirdTrait)),
             ],
             swiftSettings: strictness

@@ -149,11 +149,12 @@ let package = Package(
             swiftSettings: strictness
         ),
         // The routes of the article "Reading uploads on a server", compiled by CI
-        // (`swift build --product ServerSnippets`).
+        // (`swift build --product ServerSnippets`): the adapters, and the Codable layer for the
+        // routes written by hand, never the umbrella.
         .target(
             name: "ServerSnippets",
             dependencies: [
-                .product(name: "HTTPSerialization", package: "swift-http-serialization"),
+                .product(name: "HTTPSerializationCodable", package: "swift-http-serialization"),
                 .product(name: "HTTPSerializationHummingbird", package: "swift-http-serialization"),
                 .product(name: "HTTPSerializationVapor", package: "swift-http-serialization"),
                 .product(name: "Hummingbird", package: "hummingbird"),

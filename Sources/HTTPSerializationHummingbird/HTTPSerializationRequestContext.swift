@@ -10,12 +10,35 @@ public import Hummingbird
 ///     try await request.decode(as: Order.self, context: context)   // JSON, form or multipart
 /// }
 /// ```
-public protocol HTTPSerializationRequestContext: RequestContext
-where Decoder == HTTPSerializationRequestDecoder, Encoder == HTTPSerializationResponseEncoder {}
+///
+/// A context that takes only one of the two conforms to
+/// ``HTTPSerializationDecodingContext`` or ``HTTPSerializationEncodingContext``; the other
+/// stays Hummingbird's `JSONDecoder` or `JSONEncoder`.
+public protocol HTTPSerializationRequestContext: HTTPSerializationDecodingContext, HTTPSerializationEncodingContext {}
 
-extension HTTPSerializationRequestContext {
-    /// The package's decoder, with its defaults.
+/// A request context whose bodies are read by the package's
+/// ``HTTPSerializationRequestDecoder``, its answers written by Hummingbird's `JSONEncoder` or
+/// whatever encoder the context names.
+///
+/// ```swift
+/// struct AppContext: HTTPSerializationDecodingContext {
+///     var coreContext: CoreRequestContextStorage
+///     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+/// }
+/// ```
+public protocol HTTPSerializationDecodingContext: RequestContext where Decoder == HTTPSerializationRequestDecoder {}
+
+extension HTTPSerializationDecodingContext {
+    /// The package's decoder, with its defaults; a context returns its own to set limits.
     public var requestDecoder: HTTPSerializationRequestDecoder { HTTPSerializationRequestDecoder() }
+}
+
+/// A request context whose answers are written by the package's
+/// ``HTTPSerializationResponseEncoder``, its bodies read by Hummingbird's `JSONDecoder` or
+/// whatever decoder the context names.
+public protocol HTTPSerializationEncodingContext: RequestContext where Encoder == HTTPSerializationResponseEncoder {}
+
+extension HTTPSerializationEncodingContext {
     /// The package's encoder, with its defaults.
     public var responseEncoder: HTTPSerializationResponseEncoder { HTTPSerializationResponseEncoder() }
 }

@@ -1,18 +1,12 @@
 // The integration exists only with the package trait `Hummingbird`, so apps that do not use it
 // never resolve Hummingbird.
 #if Hummingbird
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 public import Hummingbird
 public import HTTPSerializationCodable
-import HTTPSerializationCore
-import NIOCore
 
 /// Hummingbird's request decoder, reading bodies with this package: JSON, forms and
-/// multipart forms, chosen by the request's `Content-Type`.
+/// multipart forms, chosen by the request's `Content-Type`, each with the coder's own
+/// `RequestDecoder` conformance (which a context can also use alone).
 ///
 /// `application/json` and `+json` types (and bodies without a type) go through
 /// ``/HTTPSerializationCodable/JSONBodyDecoder``, `application/x-www-form-urlencoded` through
@@ -58,42 +52,18 @@ public struct HTTPSerializationRequestDecoder: RequestDecoder, Sendable {
     /// A decoder with the package's defaults.
     public init() {}
 
-    /// Decodes `type` from `request`'s body, by its content type.
+    /// Decodes `type` from `request`'s body with the coder its content type names.
     ///
     /// - Throws: ``/HTTPSerializationCodable/RequestBodyFailure`` with status 400, 413 or 415, a
     ///   message for the client and the underlying error.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        let contentType = request.headers[.contentType]
         let limit = maximumBodySize ?? context.maxUploadSize
-        do {
-            switch RequestBodyKind(contentType: contentType) {
-            case .json:
-                let body = try await collect(request, limit: limit)
-                return try body.withUnsafeReadableBytes { try json.decode(T.self, utf8: $0.bindMemory(to: UInt8.self)) }
-            case .form:
-                let body = try await collect(request, limit: limit)
-                return try form.decode(T.self, from: String(decoding: body.readableBytesView, as: UTF8.self))
-            case .multipart:
-                var multipart = multipart
-                multipart.limits.maximumBodyBytes = min(multipart.limits.maximumBodyBytes ?? limit, limit)
-                return try await multipart.decode(T.self, from: request.body.map(\.readableBytesView), contentType: contentType ?? "")
-            case .other:
-                throw RequestBodyFailure.unsupportedContentType(contentType)
-            }
-        } catch {
-            guard let failure = RequestBodyFailure(error) else { throw error }
-            throw failure
-        }
-    }
-
-    /// The whole body, or a 413 naming `limit` (Hummingbird's own collect answers an empty 413).
-    private func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
-        do {
-            return try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw RequestBodyFailure.bodyTooLarge(limit: limit)
+        switch RequestBodyKind(contentType: request.headers[.contentType]) {
+        case .json: return try await json.decodeBody(T.self, from: request, limit: limit)
+        case .form: return try await form.decodeBody(T.self, from: request, limit: limit)
+        case .multipart: return try await multipart.decodeBody(T.self, from: request, limit: limit)
+        case .other: throw RequestBodyFailure.unsupportedContentType(request.headers[.contentType])
         }
     }
 }
-
 #endif

@@ -1,16 +1,13 @@
 #if Hummingbird
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 public import Hummingbird
 public import HTTPSerializationCodable
 
 /// Hummingbird's response encoder, writing JSON with this package's encoder.
 ///
 /// What `JSONEncoder`'s conformance writes (status 200, `application/json; charset=utf-8`,
-/// `Content-Length`), from ``/HTTPSerializationCodable/JSONBodyEncoder``.
+/// `Content-Length`), from ``/HTTPSerializationCodable/JSONBodyEncoder``'s own
+/// `ResponseEncoder` conformance. A context that answers forms instead sets its `Encoder` to
+/// ``/HTTPSerializationCodable/FormEncoder``.
 public struct HTTPSerializationResponseEncoder: ResponseEncoder, Sendable {
     /// Encodes the values; its strategies and output formatting apply.
     public var json = JSONBodyEncoder()
@@ -22,11 +19,7 @@ public struct HTTPSerializationResponseEncoder: ResponseEncoder, Sendable {
     ///
     /// - Throws: what ``/HTTPSerializationCodable/JSONBodyEncoder/encode(_:)`` throws.
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
-        let data = try json.encode(value)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        try json.encode(value, from: request, context: context)
     }
 }
 #endif

@@ -15,7 +15,7 @@ extension FormDecoder: ContentDecoder, URLQueryDecoder {
     ///
     /// - Throws: as the body's decode.
     public func decode<D: Decodable>(_ decodable: D.Type, from url: URI) throws -> D {
-        try abortingOnFailure { try decode(D.self, from: url.query ?? "") }
+        try abortingOnFailure(readingQuery: true) { try decode(D.self, from: url.query ?? "") }
     }
 
     /// Decodes a collected form body with `userInfo` added to ``userInfo``: how Vapor's

@@ -35,13 +35,16 @@ public struct RequestBodyAbort: AbortError, DebuggableError {
     public var possibleCauses: [String] { failure.underlyingError.map { [String(reflecting: $0)] } ?? [] }
 }
 
-/// Runs a read of a request's body, throwing the package's failures as ``RequestBodyAbort``
-/// (Vapor's error middleware answers other errors with 500).
-func abortingOnFailure<T>(_ body: () throws -> T) throws -> T {
+/// Runs a read of a request's body (or, `readingQuery`, its query string), throwing the
+/// package's failures as ``RequestBodyAbort`` (Vapor's error middleware answers other errors
+/// with 500).
+func abortingOnFailure<T>(readingQuery: Bool = false, _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch {
-        throw abort(for: error)
+        guard readingQuery else { throw abort(for: error) }
+        guard let failure = RequestBodyFailure(queryError: error) else { throw error }
+        throw RequestBodyAbort(failure)
     }
 }
 

@@ -1,4 +1,5 @@
 #if Hummingbird
+import HTTPSerializationCore
 import HTTPSerializationHummingbird
 import Hummingbird
 import HummingbirdTesting

@@ -1,5 +1,6 @@
 #if Hummingbird
 import Foundation
+import HTTPSerializationCore
 import HTTPSerializationHummingbird
 import Hummingbird
 import HummingbirdTesting

@@ -1,6 +1,6 @@
 // README row `HTTPSerializationHummingbird`: Hummingbird 2's request decoder, response encoder
-// and streamed responses (with the package trait Hummingbird). It brings the core and the
-// Codable layer.
+// and streamed responses (with the package trait Hummingbird). It brings the coders, the
+// failure they throw, their limits, multipart forms and the stream writers, and no more.
 import Hummingbird
 import HTTPSerializationHummingbird
 
@@ -14,12 +14,12 @@ public func checkHummingbird() -> Router<HTTPSerializationBasicRequestContext> {
         try await request.decode(as: CheckedOrder.self, context: context)
     }
     router.get("lines") { _, _ in
-        Response.stream(AsyncStream<ParameterValue> { $0.finish() }, writer: JSONStreamWriter<ParameterValue>(format: .lines))
+        Response.stream(AsyncStream<ServerSentEvent> { $0.finish() }, writer: ServerSentEventWriter())
     }
     var decoder = HTTPSerializationRequestDecoder()
     decoder.form = FormDecoder()
     decoder.json = JSONBodyDecoder()
     decoder.multipart.spillThreshold = 1 << 20
-    _ = RequestBodyFailure(FormDecodingError.tooManyPairs(limit: 1))
+    _ = RequestBodyFailure.bodyTooLarge(limit: 1).underlyingError
     return router
 }

@@ -1,5 +1,6 @@
 // README row `HTTPSerializationVapor`: Vapor 4's content coders, streamed multipart reads and
-// streamed responses (with the package trait Vapor). It brings the core and the Codable layer.
+// streamed responses (with the package trait Vapor). It brings the coders, the failure
+// they throw, their limits, multipart forms and the stream writers, and no more.
 import HTTPSerializationVapor
 import Vapor
 
@@ -15,7 +16,7 @@ public func checkVapor(_ app: Application) {
         try await request.decodeMultipart(CheckedUpload.self)
     }
     app.get("lines") { _ in
-        Response.stream(AsyncStream<ParameterValue> { $0.finish() }, writer: JSONStreamWriter<ParameterValue>(format: .lines))
+        Response.stream(AsyncStream<ServerSentEvent> { $0.finish() }, writer: ServerSentEventWriter())
     }
-    _ = RequestBodyFailure(FormDecodingError.tooManyPairs(limit: 1))
+    _ = RequestBodyFailure.bodyTooLarge(limit: 1).underlyingError
 }

@@ -3,7 +3,6 @@
 // verbatim in the article (a test in HTTPSerializationTests checks it).
 // snippet: hummingbird-coders
 import Hummingbird
-import HTTPSerialization
 import HTTPSerializationHummingbird
 
 struct Order: ResponseCodable {
@@ -11,12 +10,30 @@ struct Order: ResponseCodable {
     var item: String
 }
 
-func makeOrderRouter(events: AsyncStream<ServerSentEvent>) -> Router<HTTPSerializationBasicRequestContext> {
-    // The one line: this context's decoder and encoder are the package's.
-    let router = Router(context: HTTPSerializationBasicRequestContext.self)
+// The one line: this context's decoder and encoder are the package's.
+struct OrderContext: HTTPSerializationRequestContext {
+    var coreContext: CoreRequestContextStorage
+    init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+    // Hummingbird's one upload limit, which JSON, forms and multipart uploads all keep.
+    var maxUploadSize: Int { 50 << 20 }
+    // At most 20 files on disk a request; fields of up to 64 KiB.
+    var requestDecoder: HTTPSerializationRequestDecoder {
+        var decoder = HTTPSerializationRequestDecoder()
+        decoder.multipart.limits.maximumSpilledFiles = 20
+        decoder.multipart.limits.maximumFieldBytes = 64 << 10
+        return decoder
+    }
+}
+
+func makeOrderRouter(events: AsyncStream<ServerSentEvent>) -> Router<OrderContext> {
+    let router = Router(context: OrderContext.self)
     // JSON, a form or a multipart form, by Content-Type; 400, 413 or 415 when it cannot be read.
     router.post("orders") { request, context -> Order in
         try await request.decode(as: Order.self, context: context)
+    }
+    // A query string, nested keys and all, with the context's form decoder.
+    router.get("orders") { request, context -> Order in
+        try request.uri.decodeQuery(as: Order.self, using: context.requestDecoder.form, context: context)
     }
     // Events written as the client reads them, with Cache-Control: no-cache.
     router.get("orders/events") { _, _ in

@@ -3,7 +3,7 @@
 // verbatim in the article (a test in HTTPSerializationTests checks it).
 import Foundation
 import Hummingbird
-import HTTPSerialization
+import HTTPSerializationCodable
 
 // snippet: hummingbird-route
 struct Upload: Decodable {

@@ -3,7 +3,6 @@
 // verbatim in the article (a test in HTTPSerializationTests checks it).
 // snippet: vapor-coders
 import Vapor
-import HTTPSerialization
 import HTTPSerializationVapor
 
 struct Ticket: Content {
@@ -17,9 +16,13 @@ struct Attachment: Decodable {
 }
 
 func configureTickets(_ app: Application, events: AsyncStream<ServerSentEvent>) {
+    // Streamed uploads of up to 200 MiB, at most 20 files on disk a request.
+    var coders = HTTPSerializationCoders()
+    coders.multipart.limits.maximumBodyBytes = 200 << 20
+    coders.multipart.limits.maximumSpilledFiles = 20
     // The one line: req.content, req.query, Content answers and streamed uploads use the
     // package's coders, with their limits.
-    app.useHTTPSerialization()
+    app.useHTTPSerialization(coders)
     // JSON, JSON:API, a form or a multipart form; 400, 413 or 415 when it cannot be read.
     app.post("tickets") { request async throws -> Ticket in
         try request.content.decode(Ticket.self)

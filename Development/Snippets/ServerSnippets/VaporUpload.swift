@@ -3,7 +3,7 @@
 // the article (a test in HTTPSerializationTests checks it).
 import Foundation
 import Vapor
-import HTTPSerialization
+import HTTPSerializationCodable
 
 enum VaporUpload {
     struct Search: Decodable {

@@ -43,6 +43,17 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
     /// is not about the request body (a database failure in the route, say), which the
     /// framework should handle as it does.
     public init?(_ error: any Error) {
+        self.init(error, whole: "body")
+    }
+
+    /// The answer for an error reading a request's query string, which its messages call the
+    /// query string rather than the body.
+    package init?(queryError error: any Error) {
+        self.init(error, whole: "query string")
+    }
+
+    /// The answer for `error`, the part of the request read named `whole` in messages.
+    private init?(_ error: any Error, whole: String) {
         switch error {
         case let error as RequestBodyFailure:
             self = error
@@ -69,10 +80,10 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
             // A reader's own error inside a decoding error (malformed JSON or form text, a
             // broken limit) answers as that error does, with its status.
             if case .dataCorrupted(let context) = error, let cause = context.underlyingError,
-               let inner = RequestBodyFailure(cause) {
+               let inner = RequestBodyFailure(cause, whole: whole) {
                 self.init(status: inner.status, message: inner.message, underlyingError: error)
             } else {
-                self.init(status: .badRequest, message: Self.decodingMessage(error), underlyingError: error)
+                self.init(status: .badRequest, message: Self.decodingMessage(error, whole: whole), underlyingError: error)
             }
         default:
             return nil
@@ -114,7 +125,7 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// Where and what, from the coding path and the kind of mismatch.
-    private static func decodingMessage(_ error: DecodingError) -> String {
+    private static func decodingMessage(_ error: DecodingError, whole: String) -> String {
         func place(_ path: [any CodingKey]) -> String {
             var text = ""
             for key in path {
@@ -131,13 +142,13 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
             // The description is the decoder's or the model's, and may name Swift types.
             return "The value at \(place(context.codingPath)) is not valid."
         case .keyNotFound(let key, let context):
-            return "The body lacks the required key \(place(context.codingPath + [key]))."
+            return "The \(whole) lacks the required key \(place(context.codingPath + [key]))."
         case .valueNotFound(_, let context):
             return "The value at \(place(context.codingPath)) is missing or null."
         case .typeMismatch(_, let context):
             return "The value at \(place(context.codingPath)) is not of the expected kind."
         @unknown default:
-            return "The body does not match what this endpoint expects."
+            return "The \(whole) does not match what this endpoint expects."
         }
     }
 }
