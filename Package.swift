@@ -187,6 +187,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ] + swiftSyntaxPackage + (coreTestsOnly ? [] : buildingDocumentation ? [
@@ -281,6 +282,7 @@ let package = Package(
                 "HTTPSerializationCore", "HTTPSerializationCodable",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: hummingbirdTrait)),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: hummingbirdTrait)),
             ],
             swiftSettings: strictness

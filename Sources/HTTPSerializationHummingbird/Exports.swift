@@ -17,3 +17,5 @@
 @_exported import struct HTTPSerializationCore.ServerSentEvent
 @_exported import struct HTTPSerializationCore.ServerSentEventWriter
 @_exported import protocol HTTPSerializationCore.StreamBodyWriter
+@_exported import class HTTPSerializationCore.StreamBroadcast
+@_exported import enum HTTPSerializationCore.StreamWritingError

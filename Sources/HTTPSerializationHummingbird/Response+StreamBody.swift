@@ -1,6 +1,7 @@
 #if Hummingbird
 public import Hummingbird
 public import HTTPSerializationCore
+public import Logging
 
 extension Response {
     /// A response whose body `writer` writes from `values` as they come: server-sent events,
@@ -11,9 +12,15 @@ extension Response {
     /// goes away ends the write and stops reading the source. An event stream is sent with
     /// `Cache-Control: no-cache`.
     ///
+    /// A value the writer refuses (an event `id` holding a line break, say) ends the body
+    /// cleanly after the values before it, and the refusal is logged at error level: the
+    /// client sees a complete response that stops early, and an `EventSource` reconnects
+    /// after its retry delay, as after any end. A source that throws cuts the response.
+    ///
     /// ```swift
-    /// router.get("/events") { _, _ in
-    ///     Response.stream(updates, writer: ServerSentEventWriter())
+    /// router.get("/events") { request, context in
+    ///     Response.stream(updates.subscribe(lastEventID: request.lastEventID),
+    ///                     writer: ServerSentEventWriter(), logger: context.logger)
     /// }
     /// ```
     ///
@@ -23,16 +30,75 @@ extension Response {
     ///   - status: the response's status; 200 by default.
     ///   - minimumChunkSize: values are gathered until a chunk holds this many bytes; 0 (the
     ///     default) sends each value as soon as it comes.
+    ///   - logger: where a refusal is logged; the request context's, or by default a logger
+    ///     labelled `HTTPSerialization`.
     public static func stream<Writer: StreamBodyWriter, Values: AsyncSequence & Sendable>(
-        _ values: Values, writer: Writer, status: HTTPResponse.Status = .ok, minimumChunkSize: Int = 0
+        _ values: Values, writer: Writer, status: HTTPResponse.Status = .ok, minimumChunkSize: Int = 0,
+        logger: Logger? = nil
     ) -> Response where Values.Element == Writer.Value {
         let chunks = writer.chunks(for: values, minimumChunkSize: minimumChunkSize)
         return Response(status: status, headers: writer.responseHeaderFields, body: ResponseBody { body in
-            for try await chunk in chunks {
-                try await body.write(ByteBuffer(bytes: chunk))
+            do {
+                for try await chunk in chunks {
+                    try await body.write(ByteBuffer(bytes: chunk))
+                }
+            } catch let refusal as StreamWritingError {
+                StreamRefusal.log(refusal, contentType: writer.contentType, to: logger)
             }
             try await body.finish(nil)
         })
+    }
+
+    /// A response holding `values` written by `writer` whole, with its `Content-Length`: a
+    /// fixed collection (the last day's events, an export) without an `AsyncStream` around it.
+    ///
+    /// Every value is written before anything is sent, so a value the writer refuses is
+    /// logged at error level and thrown, and Hummingbird answers 500 instead of a body that
+    /// stops early.
+    ///
+    /// ```swift
+    /// router.get("/history") { _, context in
+    ///     try Response.stream(of: recent, writer: ServerSentEventWriter(), logger: context.logger)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``/HTTPSerializationCore/StreamWritingError`` for the first value refused.
+    public static func stream<Writer: StreamBodyWriter>(
+        of values: some Sequence<Writer.Value>, writer: Writer, status: HTTPResponse.Status = .ok, logger: Logger? = nil
+    ) throws -> Response {
+        let bytes: [UInt8]
+        do {
+            bytes = try writer.bytes(for: values)
+        } catch let refusal as StreamWritingError {
+            StreamRefusal.log(refusal, contentType: writer.contentType, to: logger)
+            throw refusal
+        }
+        var headers = writer.responseHeaderFields
+        headers[.contentLength] = String(bytes.count)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+extension Request {
+    /// The `Last-Event-ID` field an `EventSource` sends when it reconnects: the `id` of the
+    /// last event it received, for a route that resumes after it; nil on a first connection.
+    ///
+    /// ```swift
+    /// updates.subscribe(lastEventID: request.lastEventID)
+    /// ```
+    public var lastEventID: String? {
+        headers[StreamRefusal.lastEventIDField]
+    }
+}
+
+/// How the adapter reports a value a stream writer refused.
+enum StreamRefusal {
+    static let lastEventIDField = HTTPField.Name("Last-Event-ID")!
+
+    static func log(_ refusal: StreamWritingError, contentType: String, to logger: Logger?) {
+        (logger ?? Logger(label: "HTTPSerialization")).error(
+            "A streamed body stopped at a value its writer refused.",
+            metadata: ["http.stream.content_type": "\(contentType)", "error": "\(refusal)"])
     }
 }
 #endif

@@ -25,7 +25,7 @@ struct OrderContext: HTTPSerializationRequestContext {
     }
 }
 
-func makeOrderRouter(events: AsyncStream<ServerSentEvent>) -> Router<OrderContext> {
+func makeOrderRouter(updates: StreamBroadcast<ServerSentEvent>) -> Router<OrderContext> {
     let router = Router(context: OrderContext.self)
     // JSON, a form or a multipart form, by Content-Type; 400, 413 or 415 when it cannot be read.
     router.post("orders") { request, context -> Order in
@@ -35,9 +35,11 @@ func makeOrderRouter(events: AsyncStream<ServerSentEvent>) -> Router<OrderContex
     router.get("orders") { request, context -> Order in
         try request.uri.decodeQuery(as: Order.self, using: context.requestDecoder.form, context: context)
     }
-    // Events written as the client reads them, with Cache-Control: no-cache.
-    router.get("orders/events") { _, _ in
-        Response.stream(events, writer: ServerSentEventWriter())
+    // Every update from the moment a client connects, and after a reconnection the kept
+    // ones it missed (its Last-Event-ID); written as the client reads them.
+    router.get("orders/events") { request, context in
+        Response.stream(updates.subscribe(lastEventID: request.lastEventID),
+                        writer: ServerSentEventWriter(), logger: context.logger)
     }
     return router
 }

@@ -15,7 +15,7 @@ struct Attachment: Decodable {
     var file: MultipartFile
 }
 
-func configureTickets(_ app: Application, events: AsyncStream<ServerSentEvent>) {
+func configureTickets(_ app: Application, updates: StreamBroadcast<ServerSentEvent>) {
     // Streamed uploads of up to 200 MiB, at most 20 files on disk a request.
     var coders = HTTPSerializationCoders()
     coders.multipart.limits.maximumBodyBytes = 200 << 20
@@ -33,9 +33,11 @@ func configureTickets(_ app: Application, events: AsyncStream<ServerSentEvent>) 
         try attachment.file.move(to: URL(fileURLWithPath: "/srv/attachments/\(attachment.ticket)"))
         return .created
     }
-    // Events written as the client reads them, with Cache-Control: no-cache.
-    app.get("tickets", "events") { _ in
-        Response.stream(events, writer: ServerSentEventWriter())
+    // Every update from the moment a client connects, and after a reconnection the kept
+    // ones it missed (its Last-Event-ID); written as the client reads them.
+    app.get("tickets", "events") { request in
+        Response.stream(updates.subscribe(lastEventID: request.lastEventID),
+                        writer: ServerSentEventWriter(), logger: request.logger)
     }
 }
 // end snippet

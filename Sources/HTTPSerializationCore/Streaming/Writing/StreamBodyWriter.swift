@@ -51,6 +51,11 @@ extension StreamBodyWriter {
     ///
     /// - Throws: ``StreamWritingError`` for the first value the format cannot carry.
     public func data(for values: some Sequence<Value>) throws -> Data {
+        Data(try bytes(for: values))
+    }
+
+    /// The whole body written from `values`, as bytes.
+    package func bytes(for values: some Sequence<Value>) throws -> [UInt8] {
         var bytes: [UInt8] = []
         writeStart(into: &bytes)
         var count = 0
@@ -59,7 +64,7 @@ extension StreamBodyWriter {
             try write(value, index: count, into: &bytes)
         }
         writeEnd(count: count, into: &bytes)
-        return Data(bytes)
+        return bytes
     }
 
     /// The body written from `values` as they arrive, as an `AsyncSequence` of byte chunks.

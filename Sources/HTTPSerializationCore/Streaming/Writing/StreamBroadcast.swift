@@ -1,0 +1,127 @@
+/// Hands every value sent to it to every subscriber, each from the moment it subscribed: live
+/// updates for every client of an event stream, where one shared `AsyncStream` would split
+/// the updates between clients and hand a new one everything buffered before it came.
+///
+/// Each ``subscribe()`` makes a stream of its own; ``send(_:)`` gives the value to every open
+/// one. A subscriber whose client has gone away is dropped when its stream's task ends. A
+/// subscriber that falls more than `bufferLimit` values behind (a stalled client) is ended
+/// rather than buffered without bound: an `EventSource` reconnects, and with ``history`` kept a
+/// resumable route replays what it missed (``subscribe(resumingAfter:)``).
+///
+/// ```swift
+/// let updates = StreamBroadcast<ServerSentEvent>(history: 100)
+/// router.get("updates") { request, context in
+///     Response.stream(updates.subscribe(lastEventID: request.lastEventID), writer: ServerSentEventWriter())
+/// }
+/// updates.send(ServerSentEvent(event: "price", data: "42", id: "17"))
+/// ```
+///
+/// `@unchecked Sendable` is sound: the mutable state (subscribers, kept values, the next id, the
+/// finished flag) is private and read or written only inside `state.withLock`, and the rest is
+/// immutable.
+public final class StreamBroadcast<Value: Sendable>: @unchecked Sendable {
+    /// The most values one subscriber may have waiting before it is ended.
+    public let bufferLimit: Int
+    /// How many of the latest values are kept for subscribers that resume; 0 keeps none.
+    public let history: Int
+
+    private let state = POSIXMutex()
+    // Each reached only inside `state.withLock`.
+    private var subscribers: [Int: AsyncStream<Value>.Continuation] = [:]
+    private var kept: [Value] = []
+    private var nextID = 0
+    private var finished = false
+
+    /// A broadcast whose subscribers may fall `bufferLimit` values behind (1,000 by default),
+    /// keeping the last `history` values for subscribers that resume (none by default).
+    public init(bufferLimit: Int = 1000, history: Int = 0) {
+        self.bufferLimit = Swift.max(1, bufferLimit)
+        self.history = Swift.max(0, history)
+    }
+
+    /// The values sent from now on, until ``finish()``.
+    public func subscribe() -> AsyncStream<Value> {
+        subscribe(replaying: { _ in [] })
+    }
+
+    /// The kept values after the latest one `isLastSeen` picks, then the values sent from now
+    /// on: what a client that reconnects missed, with no value twice and none lost between
+    /// the two. When no kept value is the last seen (it is older than the ``history``), every
+    /// kept value is replayed.
+    public func subscribe(resumingAfter isLastSeen: (Value) -> Bool) -> AsyncStream<Value> {
+        subscribe { kept in
+            guard let last = kept.lastIndex(where: isLastSeen) else { return kept[...] }
+            return kept[(last + 1)...]
+        }
+    }
+
+    /// Gives `value` to every subscriber, and keeps it for resuming ones when ``history`` is
+    /// above 0. Values sent after ``finish()`` are dropped.
+    public func send(_ value: Value) {
+        let stalled: [AsyncStream<Value>.Continuation] = state.withLock {
+            guard !finished else { return [] }
+            if history > 0 {
+                if kept.count == history { kept.removeFirst() }
+                kept.append(value)
+            }
+            var stalled: [AsyncStream<Value>.Continuation] = []
+            // Under the lock, so every subscriber sees the values in the order they were sent.
+            for (id, continuation) in subscribers {
+                if case .dropped = continuation.yield(value) {
+                    subscribers[id] = nil
+                    stalled.append(continuation)
+                }
+            }
+            return stalled
+        }
+        // Outside the lock: finishing runs the stream's termination handler, which takes it.
+        for continuation in stalled { continuation.finish() }
+    }
+
+    /// Ends every subscriber's stream after the values it has waiting, and every later one at once.
+    public func finish() {
+        let all: [AsyncStream<Value>.Continuation] = state.withLock {
+            finished = true
+            defer { subscribers = [:] }
+            return Array(subscribers.values)
+        }
+        for continuation in all { continuation.finish() }
+    }
+
+    /// How many subscribers are open.
+    public var subscriberCount: Int {
+        state.withLock { subscribers.count }
+    }
+
+    /// A subscriber's stream, starting with what `replay` picks of the kept values.
+    private func subscribe(replaying replay: ([Value]) -> ArraySlice<Value>) -> AsyncStream<Value> {
+        var made: AsyncStream<Value>.Continuation?
+        let stream = AsyncStream<Value>(bufferingPolicy: .bufferingOldest(bufferLimit + history)) { made = $0 }
+        guard let continuation = made else { return stream }
+        let open: Bool = state.withLock {
+            guard !finished else { return false }
+            for value in replay(kept) { continuation.yield(value) }
+            let id = nextID
+            nextID += 1
+            subscribers[id] = continuation
+            continuation.onTermination = { [weak self] _ in self?.remove(id) }
+            return true
+        }
+        if !open { continuation.finish() }
+        return stream
+    }
+
+    private func remove(_ id: Int) {
+        state.withLock { subscribers[id] = nil }
+    }
+}
+
+extension StreamBroadcast where Value == ServerSentEvent {
+    /// The events a client should get: after a reconnection that sent `Last-Event-ID`, the
+    /// kept events after the one with that `id`, then every event sent from now on; for a new
+    /// client (`lastEventID` nil), the events sent from now on.
+    public func subscribe(lastEventID: String?) -> AsyncStream<ServerSentEvent> {
+        guard let lastEventID else { return subscribe() }
+        return subscribe(resumingAfter: { $0.id == lastEventID })
+    }
+}
