@@ -93,6 +93,38 @@ struct VaporLimitsAndErrorsTests {
     }
 }
 
+extension VaporLimitsAndErrorsTests {
+    struct Search: Decodable {
+        var q: String
+        var page: Int
+    }
+
+    @Test("a query string the model cannot take is 400 naming the key, with no Swift type")
+    func queryRefusalsNameTheQuery() async throws {
+        try await withApp(configure: { app in
+            ContentConfiguration.global.useHTTPSerialization()
+            app.get("search") { request async throws -> String in
+                let search = try request.query.decode(Search.self)
+                return "\(search.q) \(search.page)"
+            }
+        }) { app in
+            try await app.testing().test(.GET, "search?q=tea&page=2") { response async throws in
+                #expect(response.body.string == "tea 2")
+            }
+            // (Vapor's URI escapes a stray % itself, so the decoder never sees one.)
+            for (query, reason) in [("page=2", "The value at `q` is missing or null."),
+                                    ("q=tea&page=two", "The value at `page` is not valid."),
+                                    ("q=tea&page=2&q[x]=1", "The field \"q[x]\" is given both as a value and as a list or object.")] {
+                try await app.testing().test(.GET, "search?\(query)") { response async throws in
+                    #expect(response.status == .badRequest)
+                    let sent = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                    #expect(sent.reason == reason)
+                }
+            }
+        }
+    }
+}
+
 /// A two-part upload whose file is `fileBytes` long.
 enum UploadBodies {
     static func body(fileBytes: Int) throws -> (contentType: String, body: Data) {

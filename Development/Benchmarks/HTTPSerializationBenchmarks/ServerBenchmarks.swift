@@ -207,6 +207,7 @@ enum ServerBenchmarks {
                 print("    at 2 connections: default p99 \(format(few[0].p99, 2)) ms, ours \(format(few[1].p99, 2)) ms (\(format(few[0].p99 / few[1].p99, 2))x)")
             }
         }
+        try await ServerSpillBenchmarks.measure(framework: framework, port: port, wrk: wrk, folder: folder, script: script, quick: quick)
     }
 
     /// Serves one framework's §5 app for `seconds`, printing its port and then where each case's

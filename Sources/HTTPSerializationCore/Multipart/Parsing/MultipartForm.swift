@@ -73,6 +73,9 @@ public struct MultipartForm: Sendable, Hashable {
 
     /// Reads a form arriving as an async sequence of chunks.
     ///
+    /// Chunks that may create, write or close a temporary file are read on a thread outside
+    /// Swift's cooperative pool, so a slow disk stalls this read and no other task.
+    ///
     /// - Parameters:
     ///   - body: the body's chunks.
     ///   - contentType: the request's `Content-Type`, with its boundary.
@@ -85,13 +88,14 @@ public struct MultipartForm: Sendable, Hashable {
         _ body: Body, contentType: String, limits: MultipartParsingLimits = MultipartParsingLimits(),
         spillThreshold: Int = MultipartForm.spillThreshold, temporaryDirectory: URL? = nil
     ) async throws -> MultipartForm where Body.Element: Sequence<UInt8> {
-        let collector = try MultipartFormCollector(contentType: contentType, limits: limits, spillThreshold: spillThreshold,
-                                                   directory: temporaryDirectory?.path ?? TemporaryFile.defaultDirectory)
+        let feed = try MultipartCollectorFeed(MultipartFormCollector(
+            contentType: contentType, limits: limits, spillThreshold: spillThreshold,
+            directory: temporaryDirectory?.path ?? TemporaryFile.defaultDirectory))
         for try await chunk in body {
             try Task.checkCancellation()
-            try chunk.withChunkBytes { try collector.feed(UnsafeRawBufferPointer($0)) }
+            try await feed.take(chunk)
         }
-        return try collector.finish()
+        return try await feed.finish()
     }
 
     /// Reads a form already in memory.

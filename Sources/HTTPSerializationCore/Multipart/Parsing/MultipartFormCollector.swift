@@ -70,6 +70,18 @@ final class MultipartFormCollector {
         return MultipartForm(fields: fields, files: files)
     }
 
+    /// Whether feeding `count` more bytes may create, write or close a temporary file: a file
+    /// part already on disk, or one whose bytes in memory could pass the spill threshold
+    /// (a part starting in those bytes holds at most `count` of them).
+    func mayWriteFile(taking count: Int) -> Bool {
+        if count > spillThreshold { return true }
+        switch current {
+        case .file: return sink?.mayWrite(adding: count) ?? false
+        case .nested: return nested?.mayWriteFile(taking: count) ?? false
+        case .field, .none: return false
+        }
+    }
+
     private func handle(_ event: MultipartBodyParser.Event) throws {
         switch event {
         case .head(let head):
@@ -152,6 +164,11 @@ final class SpillingSink {
         self.threshold = threshold
         self.directory = directory
         self.spills = spills
+    }
+
+    /// Whether writing `count` more bytes may touch the temporary file.
+    func mayWrite(adding count: Int) -> Bool {
+        file != nil || memory.count + count > threshold
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(MultipartParsingError) {

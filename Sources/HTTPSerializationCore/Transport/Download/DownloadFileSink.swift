@@ -12,13 +12,17 @@ import Darwin
 #endif
 
 /// The file a download writes: opened to replace or to append, chunks gathered into one
-/// buffer so small chunks cost one write each 256 KiB, closed with its error checked.
-final class DownloadFileSink {
+/// buffer so that the file is written 256 KiB at a time, closed with its error checked. Opening,
+/// writing and closing run through ``BlockingIO``, off Swift's cooperative pool.
+///
+/// `@unchecked Sendable` is sound: one download owns the sink and calls it in sequence, and a
+/// call that runs through ``BlockingIO`` runs while that download's task awaits it, so the
+/// descriptor and the buffer are never touched by two threads at once.
+final class DownloadFileSink: @unchecked Sendable {
     static let bufferSize = 256 << 10
     let path: String
     private var descriptor: Int32
-    private let buffer: UnsafeMutableRawBufferPointer
-    private var buffered = 0
+    private var buffer: [UInt8] = []
 
     /// The path of a file URL, or ``DownloadError/cannotWrite(path:reason:)``.
     static func path(of url: URL) throws -> String {
@@ -27,7 +31,11 @@ final class DownloadFileSink {
     }
 
     /// Opens `path` empty, or (with `appendingAt`) at its end, which must be that offset.
-    init(path: String, appendingAt offset: Int64?) throws {
+    static func opening(path: String, appendingAt offset: Int64?) async throws -> DownloadFileSink {
+        try await BlockingIO.run { try DownloadFileSink(path: path, appendingAt: offset) }
+    }
+
+    private init(path: String, appendingAt offset: Int64?) throws {
         self.path = path
         let flags = offset == nil ? O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC : O_WRONLY | O_APPEND | O_CLOEXEC
         let descriptor = open(path, flags, 0o644)
@@ -45,7 +53,7 @@ final class DownloadFileSink {
             }
         }
         self.descriptor = descriptor
-        buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        buffer.reserveCapacity(Self.bufferSize)
     }
 
     /// Why `path` cannot take a download, or nil: a folder, a pipe or socket (opening one
@@ -80,43 +88,38 @@ final class DownloadFileSink {
     }
 
     deinit {
-        buffer.deallocate()
         if descriptor >= 0 { POSIX.close(descriptor) }
     }
 
-    /// Takes a chunk: copied into the buffer, or (when large) written at once after what is buffered.
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        if bytes.count >= Self.bufferSize / 2 {
-            try flush()
-            try writeAll(UnsafeRawPointer(start), bytes.count)
-        } else {
-            if buffered + bytes.count > Self.bufferSize { try flush() }
-            (buffer.baseAddress! + buffered).copyMemory(from: start, byteCount: bytes.count)
-            buffered += bytes.count
-        }
+    /// Takes a chunk into the buffer; ``isFull`` says when to ``flush()``.
+    func take(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
     }
+
+    /// Whether the buffer holds a write's worth.
+    var isFull: Bool { buffer.count >= Self.bufferSize }
 
     /// Writes what is buffered. The buffer is emptied even when the write fails part way, so
     /// the file keeps a prefix of the body and nothing is written twice.
-    func flush() throws {
-        guard buffered > 0 else { return }
-        let count = buffered
-        buffered = 0
-        try writeAll(UnsafeRawPointer(buffer.baseAddress!), count)
+    func flush() async throws {
+        guard !buffer.isEmpty else { return }
+        try await BlockingIO.run { try self.writeBuffered() }
     }
 
     /// Flushes and closes, reporting the deferred write errors `close(2)` may bring.
-    func close() throws {
-        try flush()
-        let closed = POSIX.close(descriptor)
-        descriptor = -1
-        if !closed { throw DownloadError.cannotWrite(path: path, reason: POSIX.errorDescription) }
+    func close() async throws {
+        try await BlockingIO.run {
+            try self.writeBuffered()
+            let closed = POSIX.close(self.descriptor)
+            self.descriptor = -1
+            if !closed { throw DownloadError.cannotWrite(path: self.path, reason: POSIX.errorDescription) }
+        }
     }
 
-    private func writeAll(_ start: UnsafeRawPointer, _ count: Int) throws {
-        if let reason = POSIX.writeAll(descriptor, start, count) {
-            throw DownloadError.cannotWrite(path: path, reason: reason)
-        }
+    private func writeBuffered() throws {
+        guard !buffer.isEmpty, descriptor >= 0 else { return }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        let failure = buffer.withUnsafeBytes { POSIX.writeAll(descriptor, $0.baseAddress!, $0.count) }
+        if let failure { throw DownloadError.cannotWrite(path: path, reason: failure) }
     }
 }

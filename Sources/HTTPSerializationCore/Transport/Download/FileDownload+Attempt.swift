@@ -55,7 +55,7 @@ extension FileDownload {
                 // What arrived is written out; then, unless kept, the file this attempt wrote
                 // (or was resuming) goes. A file that changed under it is someone else's now.
                 let opened = sink != nil
-                try? sink?.close()
+                try? await sink?.close()
                 if case DownloadError.fileChanged = error {
                 } else if opened, !download.keepsPartialFile {
                     DownloadFileSink.remove(path)
@@ -124,18 +124,19 @@ extension FileDownload {
                 throw DownloadError.rangeMismatch(path: path, requestedStart: resumingAt, contentRange: head.headerFields[.contentRange])
             }
             let total = expected.map { base + $0 }
-            let opened = try DownloadFileSink(path: path, appendingAt: appendAt)
+            let opened = try await DownloadFileSink.opening(path: path, appendingAt: appendAt)
             sink = opened
             var received: Int64 = 0
             for try await chunk in streamed.body {
                 var count = 0
-                try chunk.withChunkBytes { bytes in
+                chunk.withChunkBytes { bytes in
                     count = bytes.count
                     // Bytes past the announced length are never written: a kept file stays a
                     // true prefix of the body, and a resume starts at the right byte.
                     let room = expected.map { Int(clamping: $0 - received) } ?? bytes.count
-                    try opened.write(UnsafeBufferPointer(rebasing: bytes.prefix(max(0, room))))
+                    opened.take(UnsafeBufferPointer(rebasing: bytes.prefix(max(0, room))))
                 }
+                if opened.isFull { try await opened.flush() }
                 received += Int64(count)
                 if let expected, received > expected {
                     throw DownloadError.lengthMismatch(path: path, expected: base + expected, received: base + received)
@@ -147,7 +148,7 @@ extension FileDownload {
             if let expected, received != expected {
                 throw DownloadError.lengthMismatch(path: path, expected: base + expected, received: base + received)
             }
-            try opened.close()
+            try await opened.close()
             if let unfinishedLength {
                 throw DownloadError.lengthMismatch(path: path, expected: unfinishedLength, received: base + received)
             }
