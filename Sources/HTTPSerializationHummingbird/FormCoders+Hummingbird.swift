@@ -42,13 +42,16 @@ extension URI {
     /// ```
     ///
     /// - Throws: ``/HTTPSerializationCodable/RequestBodyFailure``: 400 for a malformed query
-    ///   or one that is not the model, naming the field; 413 past the decoder's limits.
+    ///   or one that is not the model, naming the field; 414 past the decoder's limits. It is
+    ///   logged at debug level on the context's logger, cause included, as Hummingbird logs its own.
     public func decodeQuery<T: Decodable>(as type: T.Type = T.self, using decoder: FormDecoder,
                                           context: some RequestContext) throws -> T {
         do {
             return try decoder.decode(T.self, from: query ?? "")
         } catch {
             guard let failure = RequestBodyFailure(queryError: error) else { throw error }
+            // As Hummingbird's own decodeQuery logs a refusal.
+            context.logger.debug("Decode Error: \(failure)")
             throw failure
         }
     }

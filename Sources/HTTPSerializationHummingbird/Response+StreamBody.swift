@@ -87,18 +87,15 @@ extension Request {
     /// updates.subscribe(lastEventID: request.lastEventID)
     /// ```
     public var lastEventID: String? {
-        headers[StreamRefusal.lastEventIDField]
+        headers[.lastEventID]
     }
 }
 
 /// How the adapter reports a value a stream writer refused.
 enum StreamRefusal {
-    static let lastEventIDField = HTTPField.Name("Last-Event-ID")!
-
     static func log(_ refusal: StreamWritingError, contentType: String, to logger: Logger?) {
         (logger ?? Logger(label: "HTTPSerialization")).error(
-            "A streamed body stopped at a value its writer refused.",
-            metadata: ["http.stream.content_type": "\(contentType)", "error": "\(refusal)"])
+            "\(StreamWritingError.refusalLogMessage)", metadata: ["http.stream.content_type": "\(contentType)", "error": "\(refusal)"])
     }
 }
 #endif

@@ -19,7 +19,7 @@ public import Vapor
 /// ```swift
 /// var coders = HTTPSerializationCoders()
 /// coders.multipart.limits.maximumFileBytes = 100 << 20
-/// ContentConfiguration.global.useHTTPSerialization(coders)
+/// app.useHTTPSerialization(coders)
 /// ```
 public struct HTTPSerializationCoders: Sendable {
     /// Reads `application/json` and JSON:API bodies.

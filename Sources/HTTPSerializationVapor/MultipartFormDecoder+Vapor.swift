@@ -33,7 +33,9 @@ extension Request {
     /// Register the route with `body: .stream` so that Vapor does not collect the body
     /// first; on other routes this reads the collected body. Vapor sets no limit on a streamed
     /// body, so the decoder's limits are the route's: when `decoder` is nil, the app's
-    /// (`app.httpSerializationCoders.multipart`, set by `app.useHTTPSerialization(_:)`).
+    /// (`app.httpSerializationCoders?.multipart`, set by `app.useHTTPSerialization(_:)`), else
+    /// the one registered for `multipart/form-data` if it is this package's, else the defaults
+    /// with a warning logged.
     ///
     /// ```swift
     /// app.on(.POST, "upload", body: .stream) { req in
@@ -64,7 +66,14 @@ extension Request {
         guard let media = headers.contentType, media.type.lowercased() == "multipart", media.subType.lowercased() == "form-data" else {
             throw RequestBodyAbort(.unsupportedContentType(headers.first(name: .contentType)))
         }
-        return given ?? application.httpSerializationCoders.multipart
+        if let given { return given }
+        if let coders = application.httpSerializationCoders { return coders.multipart }
+        if let registered = (try? ContentConfiguration.global.requireDecoder(for: .formData)) as? MultipartFormDecoder { return registered }
+        logger.warning("""
+            This upload is read with HTTPSerialization's default limits (1 GiB a body, 100 files on disk): \
+            set them with app.useHTTPSerialization(_:).
+            """)
+        return MultipartFormDecoder()
     }
 
     private func readMultipart(with decoder: MultipartFormDecoder) async throws -> MultipartForm {

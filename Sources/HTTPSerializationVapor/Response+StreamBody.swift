@@ -81,8 +81,7 @@ extension Response {
 
     private static func logRefusal(_ refusal: StreamWritingError, contentType: String, to logger: Logger?) {
         (logger ?? Logger(label: "HTTPSerialization")).error(
-            "A streamed body stopped at a value its writer refused.",
-            metadata: ["http.stream.content_type": "\(contentType)", "error": "\(refusal)"])
+            "\(StreamWritingError.refusalLogMessage)", metadata: ["http.stream.content_type": "\(contentType)", "error": "\(refusal)"])
     }
 }
 
@@ -94,7 +93,7 @@ extension Request {
     /// updates.subscribe(lastEventID: request.lastEventID)
     /// ```
     public var lastEventID: String? {
-        headers.first(name: "Last-Event-ID")
+        headers.first(name: HTTPField.Name.lastEventID.rawName)
     }
 }
 #endif

@@ -11,7 +11,7 @@ struct BlockingIOTests {
     func blockedCallsLeaveThePoolFree() async throws {
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let blocked = 64
+        let blocked = BlockingIO.limit
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<blocked {
                 group.addTask {
@@ -41,5 +41,35 @@ struct BlockingIOTests {
     func errorsReachTheCaller() async {
         struct Refused: Error {}
         await #expect(throws: Refused.self) { try await BlockingIO.run { throw Refused() } }
+    }
+}
+
+extension BlockingIOTests {
+    @Test("a call past the limit waits, suspended, until one running ends", .timeLimit(.minutes(1)))
+    func callsPastTheLimitWait() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let calls = BlockingIO.limit + 1
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<calls {
+                group.addTask {
+                    try await BlockingIO.run {
+                        started.signal()
+                        gate.wait()
+                    }
+                }
+            }
+            var running = 0
+            while running < BlockingIO.limit {
+                if started.wait(timeout: .now()) == .success { running += 1 } else { try await Task.sleep(nanoseconds: 1_000_000) }
+            }
+            // Given time to start, the last call has not: it waits for a turn.
+            try await Task.sleep(nanoseconds: 50_000_000)
+            #expect(started.wait(timeout: .now()) == .timedOut)
+            gate.signal()
+            while started.wait(timeout: .now()) != .success { try await Task.sleep(nanoseconds: 1_000_000) }
+            for _ in 0..<BlockingIO.limit { gate.signal() }
+            try await group.waitForAll()
+        }
     }
 }

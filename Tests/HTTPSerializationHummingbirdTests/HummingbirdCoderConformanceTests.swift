@@ -114,8 +114,8 @@ struct HummingbirdCoderConformanceTests {
             let upload = try await request.decode(as: Upload.self, context: context)
             return "\(upload.text) \(upload.file.size)"
         }
-        let (type, small) = try Self.upload(10_000)
-        let (_, large) = try Self.upload(100_000)
+        let (type, small) = try HummingbirdLimitsTests.upload(fileBytes: 10_000)
+        let (_, large) = try HummingbirdLimitsTests.upload(fileBytes: 100_000)
         try await Application(router: router).test(.live) { client in
             try await client.execute(uri: "/uploads", method: .post, headers: [.contentType: type], body: small) { response in
                 #expect(response.status == .ok)
@@ -129,14 +129,6 @@ struct HummingbirdCoderConformanceTests {
                 #expect(response.status == .unsupportedMediaType)
             }
         }
-    }
-
-    /// A form with a text field and a file of `bytes` bytes.
-    static func upload(_ bytes: Int) throws -> (String, ByteBuffer) {
-        var form = try MultipartFormData(boundary: "alone")
-        try form.appendPart(formData: "hello", name: "text")
-        try form.appendPart(fileData: Data(repeating: 1, count: bytes), name: "file", fileName: "f.bin", mimeType: "application/octet-stream")
-        return (form.contentType, ByteBuffer(bytes: try form.encodedData()))
     }
 
     @Test("a context that names only the package's decoder keeps Hummingbird's JSONEncoder for answers")
@@ -153,7 +145,7 @@ struct HummingbirdCoderConformanceTests {
         }
     }
 
-    @Test("a query string decodes with nested keys through the context's form decoder; a missing key is 400 naming the query string")
+    @Test("a query string decodes with nested keys through the context's form decoder; a missing key is 400 naming the query string, too many pairs 414")
     func queryStrings() async throws {
         let router = Router(context: HTTPSerializationBasicRequestContext.self)
         router.get("/search") { request, context -> String in
@@ -172,6 +164,12 @@ struct HummingbirdCoderConformanceTests {
             try await client.execute(uri: "/search?q=x&page=two&filter[tags][]=a", method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body).contains("`page`"))
+            }
+            // Past the form decoder's 1,000 pairs: the target is too large, not the content.
+            let many = (0..<1_001).map { "k\($0)=v" }.joined(separator: "&")
+            try await client.execute(uri: "/search?\(many)", method: .get) { response in
+                #expect(response.status == .uriTooLong)
+                #expect(String(buffer: response.body).contains("1000"))
             }
         }
     }

@@ -14,7 +14,11 @@ public func checkHummingbird() -> Router<HTTPSerializationBasicRequestContext> {
         try await request.decode(as: CheckedOrder.self, context: context)
     }
     router.get("lines") { _, _ in
-        Response.stream(AsyncStream<ServerSentEvent> { $0.finish() }, writer: ServerSentEventWriter())
+        Response.stream(AsyncStream<CheckedOrder> { $0.finish() }, writer: JSONStreamWriter<CheckedOrder>(format: .lines))
+    }
+    router.get("events") { request, context in
+        Response.stream(StreamBroadcast<ServerSentEvent>().subscribe(lastEventID: request.lastEventID),
+                        writer: ServerSentEventWriter(), logger: context.logger)
     }
     var decoder = HTTPSerializationRequestDecoder()
     decoder.form = FormDecoder()

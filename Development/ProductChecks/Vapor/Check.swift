@@ -16,7 +16,11 @@ public func checkVapor(_ app: Application) {
         try await request.decodeMultipart(CheckedUpload.self)
     }
     app.get("lines") { _ in
-        Response.stream(AsyncStream<ServerSentEvent> { $0.finish() }, writer: ServerSentEventWriter())
+        Response.stream(AsyncStream<CheckedUpload> { $0.finish() }, writer: JSONStreamWriter<CheckedUpload>(format: .lines))
+    }
+    app.get("events") { request in
+        Response.stream(StreamBroadcast<ServerSentEvent>().subscribe(lastEventID: request.lastEventID),
+                        writer: ServerSentEventWriter(), logger: request.logger)
     }
     _ = RequestBodyFailure.bodyTooLarge(limit: 1).underlyingError
 }

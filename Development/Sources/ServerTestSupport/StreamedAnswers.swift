@@ -121,10 +121,18 @@ public enum BroadcastClients {
         }
     }
 
-    /// Waits up to 30 seconds until `broadcast` has `subscribers` subscribers.
+    /// Waits up to 60 seconds until `broadcast` has `subscribers` subscribers, and throws if it
+    /// never does.
     public static func waitFor(subscribers: Int, of broadcast: StreamBroadcast<ServerSentEvent>) async throws {
-        for _ in 0..<3000 where broadcast.subscriberCount < subscribers {
+        for _ in 0..<6000 where broadcast.subscriberCount < subscribers {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
+        guard broadcast.subscriberCount >= subscribers else { throw SubscribersMissing(expected: subscribers, found: broadcast.subscriberCount) }
+    }
+
+    /// Fewer clients subscribed than a test connected.
+    public struct SubscribersMissing: Error {
+        public let expected: Int
+        public let found: Int
     }
 }

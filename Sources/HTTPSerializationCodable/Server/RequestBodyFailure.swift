@@ -22,7 +22,7 @@ public import HTTPTypes
 /// }
 /// ```
 public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The status to answer with: 400, 413, 415 or 500.
+    /// The status to answer with: 400, 413 (414 for a query string), 415 or 500.
     public var status: HTTPResponse.Status
     /// One sentence for the client: what was wrong and where in the body (a field as
     /// `items[3].price`, malformed text by its byte offset), with nothing about the server: no
@@ -46,10 +46,12 @@ public struct RequestBodyFailure: Error, Sendable, Hashable, CustomStringConvert
         self.init(error, whole: "body")
     }
 
-    /// The answer for an error reading a request's query string, which its messages call the
-    /// query string rather than the body.
+    /// The answer for an error reading a request's query string: its messages call it the
+    /// query string rather than the body, and a broken limit is 414 URI Too Long, the status
+    /// for a target too large to read, rather than 413.
     package init?(queryError error: any Error) {
         self.init(error, whole: "query string")
+        if status == .contentTooLarge { status = .uriTooLong }
     }
 
     /// The answer for `error`, the part of the request read named `whole` in messages.

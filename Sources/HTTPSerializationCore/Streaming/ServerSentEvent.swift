@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// One event of a `text/event-stream` body, as the WHATWG HTML standard's event-stream
 /// interpretation dispatches it.
 ///
@@ -28,4 +30,9 @@ public struct ServerSentEvent: Sendable, Hashable, Codable {
 
     /// The event type a browser's `EventSource` would dispatch: ``event``, or `message`.
     public var type: String { event ?? "message" }
+}
+
+extension HTTPField.Name {
+    /// `Last-Event-ID`, which an `EventSource` sends when it reconnects.
+    package static var lastEventID: HTTPField.Name { HTTPField.Name("Last-Event-ID")! }
 }

@@ -45,7 +45,7 @@ final class MultipartCollectorFeed: @unchecked Sendable {
     private func flush() async throws {
         guard !gathered.isEmpty else { return }
         try await BlockingIO.run {
-            defer { self.gathered.removeAll(keepingCapacity: true) }
+            defer { self.gathered.removeAll(keepingRoomUpTo: 2 * Self.batchSize) }
             try self.gathered.withUnsafeBytes { try self.collector.feed($0) }
         }
     }

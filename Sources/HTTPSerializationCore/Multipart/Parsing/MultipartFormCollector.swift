@@ -16,8 +16,8 @@ import Darwin
 /// its own, one level deeper.
 ///
 /// A reference because the parser's handler fills it while the parser runs; it belongs to
-/// the one read that made it.
-final class MultipartFormCollector {
+/// the one read that made it. Package-visible for the tests of where its file calls run.
+package final class MultipartFormCollector {
     private var parser: MultipartBodyParser
     private let limits: MultipartParsingLimits
     private let spillThreshold: Int
@@ -41,7 +41,7 @@ final class MultipartFormCollector {
     /// The temporary files this read has made, shared with the collectors of nested parts.
     private let spills: SpillCount
 
-    init(contentType: String, limits: MultipartParsingLimits, spillThreshold: Int, directory: String) throws(MultipartParsingError) {
+    package init(contentType: String, limits: MultipartParsingLimits, spillThreshold: Int, directory: String) throws(MultipartParsingError) {
         parser = try MultipartBodyParser(contentType: contentType, limits: limits)
         self.limits = limits
         self.spillThreshold = spillThreshold
@@ -61,19 +61,23 @@ final class MultipartFormCollector {
         spills = parent.spills
     }
 
-    func feed(_ bytes: UnsafeRawBufferPointer) throws {
+    package func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try parser.parse(bytes) { event in try self.handle(event) }
     }
 
-    func finish() throws -> MultipartForm {
+    package func finish() throws -> MultipartForm {
         try parser.finish()
         return MultipartForm(fields: fields, files: files)
     }
 
     /// Whether feeding `count` more bytes may create, write or close a temporary file: a file
-    /// part already on disk, or one whose bytes in memory could pass the spill threshold
-    /// (a part starting in those bytes holds at most `count` of them).
-    func mayWriteFile(taking count: Int) -> Bool {
+    /// part already on disk, or one whose bytes in memory could pass the spill threshold. A
+    /// part starting in these bytes holds no more than all of them; a delimiter's length is
+    /// added for the bytes the parser holds back between chunks (it cannot tell a body's last
+    /// bytes from a delimiter's first until more come), so that the answer does not rest on
+    /// how much of them it hands on with each chunk.
+    package func mayWriteFile(taking count: Int) -> Bool {
+        let count = count + parser.boundary.utf8.count + 4
         if count > spillThreshold { return true }
         switch current {
         case .file: return sink?.mayWrite(adding: count) ?? false

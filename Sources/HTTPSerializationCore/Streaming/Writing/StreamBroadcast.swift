@@ -4,7 +4,7 @@
 ///
 /// Each ``subscribe()`` makes a stream of its own; ``send(_:)`` gives the value to every open
 /// one. A subscriber whose client has gone away is dropped when its stream's task ends. A
-/// subscriber that falls more than `bufferLimit` values behind (a stalled client) is ended
+/// subscriber that falls more than ``bufferLimit`` values behind (a stalled client) is ended
 /// rather than buffered without bound: an `EventSource` reconnects, and with ``history`` kept a
 /// resumable route replays what it missed (``subscribe(resumingAfter:)``).
 ///
@@ -16,11 +16,12 @@
 /// updates.send(ServerSentEvent(event: "price", data: "42", id: "17"))
 /// ```
 ///
-/// `@unchecked Sendable` is sound: the mutable state (subscribers, kept values, the next id, the
-/// finished flag) is private and read or written only inside `state.withLock`, and the rest is
-/// immutable.
+/// `@unchecked Sendable` is sound: the mutable state (subscribers, kept values and their
+/// count, the next id, the finished flag) is private and read or written only inside
+/// `state.withLock`, which never calls code of the caller's; the rest is immutable.
 public final class StreamBroadcast<Value: Sendable>: @unchecked Sendable {
-    /// The most values one subscriber may have waiting before it is ended.
+    /// The most values one subscriber may have waiting, beyond those replayed to it, before it
+    /// is ended.
     public let bufferLimit: Int
     /// How many of the latest values are kept for subscribers that resume; 0 keeps none.
     public let history: Int
@@ -28,7 +29,11 @@ public final class StreamBroadcast<Value: Sendable>: @unchecked Sendable {
     private let state = POSIXMutex()
     // Each reached only inside `state.withLock`.
     private var subscribers: [Int: AsyncStream<Value>.Continuation] = [:]
+    /// The latest values, the last ``history`` of them kept; up to twice as many are held so
+    /// that dropping the oldest costs O(1) a value.
     private var kept: [Value] = []
+    /// How many values were sent before `kept.first`.
+    private var dropped = 0
     private var nextID = 0
     private var finished = false
 
@@ -41,18 +46,18 @@ public final class StreamBroadcast<Value: Sendable>: @unchecked Sendable {
 
     /// The values sent from now on, until ``finish()``.
     public func subscribe() -> AsyncStream<Value> {
-        subscribe(replaying: { _ in [] })
+        subscribe(from: nil)
     }
 
     /// The kept values after the latest one `isLastSeen` picks, then the values sent from now
     /// on: what a client that reconnects missed, with no value twice and none lost between
     /// the two. When no kept value is the last seen (it is older than the ``history``), every
-    /// kept value is replayed.
+    /// kept value is replayed. `isLastSeen` runs before the broadcast is locked, so it may
+    /// call the broadcast.
     public func subscribe(resumingAfter isLastSeen: (Value) -> Bool) -> AsyncStream<Value> {
-        subscribe { kept in
-            guard let last = kept.lastIndex(where: isLastSeen) else { return kept[...] }
-            return kept[(last + 1)...]
-        }
+        let (snapshot, first) = state.withLock { (Array(kept.suffix(history)), dropped + Swift.max(0, kept.count - history)) }
+        let start = snapshot.lastIndex(where: isLastSeen).map { first + $0 + 1 } ?? first
+        return subscribe(from: start)
     }
 
     /// Gives `value` to every subscriber, and keeps it for resuming ones when ``history`` is
@@ -61,8 +66,11 @@ public final class StreamBroadcast<Value: Sendable>: @unchecked Sendable {
         let stalled: [AsyncStream<Value>.Continuation] = state.withLock {
             guard !finished else { return [] }
             if history > 0 {
-                if kept.count == history { kept.removeFirst() }
                 kept.append(value)
+                if kept.count >= 2 * history {
+                    dropped += kept.count - history
+                    kept.removeFirst(kept.count - history)
+                }
             }
             var stalled: [AsyncStream<Value>.Continuation] = []
             // Under the lock, so every subscriber sees the values in the order they were sent.
@@ -93,22 +101,28 @@ public final class StreamBroadcast<Value: Sendable>: @unchecked Sendable {
         state.withLock { subscribers.count }
     }
 
-    /// A subscriber's stream, starting with what `replay` picks of the kept values.
-    private func subscribe(replaying replay: ([Value]) -> ArraySlice<Value>) -> AsyncStream<Value> {
-        var made: AsyncStream<Value>.Continuation?
-        let stream = AsyncStream<Value>(bufferingPolicy: .bufferingOldest(bufferLimit + history)) { made = $0 }
-        guard let continuation = made else { return stream }
-        let open: Bool = state.withLock {
-            guard !finished else { return false }
-            for value in replay(kept) { continuation.yield(value) }
+    /// A subscriber's stream, starting with the kept values from number `start` of all sent
+    /// (nil: none), registered in the same locked step so that no value falls between.
+    private func subscribe(from start: Int?) -> AsyncStream<Value> {
+        var made: (AsyncStream<Value>, AsyncStream<Value>.Continuation)?
+        state.withLock {
+            guard !finished else { return }
+            let oldest = dropped + Swift.max(0, kept.count - history)
+            let replay = start.map { kept[(Swift.max($0, oldest) - dropped)...] } ?? []
+            let (limit, overflow) = bufferLimit.addingReportingOverflow(replay.count)
+            var continuation: AsyncStream<Value>.Continuation?
+            let stream = AsyncStream<Value>(bufferingPolicy: .bufferingOldest(overflow ? .max : limit)) { continuation = $0 }
+            guard let continuation else { return }
+            for value in replay { continuation.yield(value) }
             let id = nextID
             nextID += 1
             subscribers[id] = continuation
             continuation.onTermination = { [weak self] _ in self?.remove(id) }
-            return true
+            made = (stream, continuation)
         }
-        if !open { continuation.finish() }
-        return stream
+        if let (stream, _) = made { return stream }
+        // Finished: a stream that ends at once.
+        return AsyncStream { $0.finish() }
     }
 
     private func remove(_ id: Int) {

@@ -21,3 +21,9 @@ public enum StreamWritingError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 }
+
+extension StreamWritingError {
+    /// What the server adapters log when a streamed body stops at a refused value; the error
+    /// itself goes in the entry's metadata.
+    package static let refusalLogMessage = "A streamed body stopped at a value its writer refused."
+}

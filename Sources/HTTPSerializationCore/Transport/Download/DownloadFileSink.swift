@@ -118,7 +118,7 @@ final class DownloadFileSink: @unchecked Sendable {
 
     private func writeBuffered() throws {
         guard !buffer.isEmpty, descriptor >= 0 else { return }
-        defer { buffer.removeAll(keepingCapacity: true) }
+        defer { buffer.removeAll(keepingRoomUpTo: 2 * Self.bufferSize) }
         let failure = buffer.withUnsafeBytes { POSIX.writeAll(descriptor, $0.baseAddress!, $0.count) }
         if let failure { throw DownloadError.cannotWrite(path: path, reason: failure) }
     }
