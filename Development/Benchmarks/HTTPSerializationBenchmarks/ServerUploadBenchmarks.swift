@@ -37,13 +37,10 @@ enum ServerUploadBenchmarks {
     /// sent: the client holds no more than a block.
     struct Body: AsyncSequence, Sendable {
         let fileBytes: Int
-        /// Nanoseconds to wait before each block of the file: a client on a slow link.
-        var pause: UInt64 = 0
 
         struct AsyncIterator: AsyncIteratorProtocol {
             let block: ByteBuffer
             var left: Int
-            let pause: UInt64
             var stage = 0
 
             mutating func next() async -> ByteBuffer? {
@@ -52,7 +49,6 @@ enum ServerUploadBenchmarks {
                     stage = 1
                     return ServerUploadBenchmarks.head
                 case 1 where left > 0:
-                    if pause > 0 { try? await Task.sleep(nanoseconds: pause) }
                     let count = Swift.min(left, block.readableBytes)
                     left -= count
                     return block.getSlice(at: block.readerIndex, length: count)
@@ -69,7 +65,7 @@ enum ServerUploadBenchmarks {
             var generator = SplitMix64(seed: 0x39_0b)
             var block = ByteBuffer()
             for _ in 0..<(64 << 10) / 8 { block.writeInteger(generator.next()) }
-            return AsyncIterator(block: block, left: fileBytes, pause: pause)
+            return AsyncIterator(block: block, left: fileBytes)
         }
 
         var length: Int { ServerUploadBenchmarks.head.readableBytes + fileBytes + ServerUploadBenchmarks.tail.readableBytes }
@@ -77,13 +73,13 @@ enum ServerUploadBenchmarks {
 
     /// Posts an upload of `fileBytes` to `route` and returns the route's answer: the byte count it
     /// read (the whole body for `drain`, the file for the others).
-    static func upload(port: Int, route: String, fileBytes: Int, pause: UInt64 = 0, client: HTTPClient = .shared) async throws -> Int {
-        let body = Body(fileBytes: fileBytes, pause: pause)
+    static func upload(port: Int, route: String, fileBytes: Int) async throws -> Int {
+        let body = Body(fileBytes: fileBytes)
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(route)/upload")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
         request.body = .stream(body, length: .known(Int64(body.length)))
-        let response = try await client.execute(request, timeout: .seconds(900))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(900))
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
         guard response.status == .ok, let count = Int(answer) else {
             throw ServerBenchmarks.Failure("\(route)/upload answered \(response.status): \(answer.prefix(200))")
