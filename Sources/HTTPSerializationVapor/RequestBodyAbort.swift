@@ -29,8 +29,6 @@ public struct RequestBodyAbort: AbortError, DebuggableError {
     public var status: HTTPResponseStatus { HTTPResponseStatus(statusCode: failure.status.code) }
     /// The failure's message: the `reason` Vapor sends the client.
     public var reason: String { failure.message }
-    /// The status code, as Vapor identifies an `AbortError`.
-    public var identifier: String { String(failure.status.code) }
     /// The underlying error, as the log should show it: Vapor prints it after the reason.
     public var possibleCauses: [String] { failure.underlyingError.map { [String(reflecting: $0)] } ?? [] }
 }
@@ -42,9 +40,7 @@ func abortingOnFailure<T>(readingQuery: Bool = false, _ body: () throws -> T) th
     do {
         return try body()
     } catch {
-        guard readingQuery else { throw abort(for: error) }
-        guard let failure = RequestBodyFailure(queryError: error) else { throw error }
-        throw RequestBodyAbort(failure)
+        throw abort(for: error, readingQuery: readingQuery)
     }
 }
 
@@ -53,12 +49,12 @@ func abortingOnFailure<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch {
-        throw abort(for: error)
+        throw abort(for: error, readingQuery: false)
     }
 }
 
-private func abort(for error: any Error) -> any Error {
-    guard let failure = RequestBodyFailure(error) else { return error }
+private func abort(for error: any Error, readingQuery: Bool) -> any Error {
+    guard let failure = readingQuery ? RequestBodyFailure(queryError: error) : RequestBodyFailure(error) else { return error }
     return RequestBodyAbort(failure)
 }
 #endif

@@ -72,9 +72,8 @@ extension LoopbackClient {
             headEnd = received.firstRange(of: separator)?.upperBound
         }
         let head = String(decoding: received[..<(headEnd! - 4)], as: UTF8.self)
-        var answer = StreamedAnswer(head: head, body: [], endedCleanly: false)
         var position = headEnd!
-        if let length = answer.header("Content-Length").flatMap({ Int($0) }) {
+        if let length = StreamedAnswer(head: head, body: [], endedCleanly: false).header("Content-Length").flatMap({ Int($0) }) {
             while received.count - position < length, more() {}
             let end = min(received.count, position + length)
             return StreamedAnswer(head: head, body: Array(received[position..<end]), endedCleanly: end - position == length)
@@ -84,7 +83,7 @@ extension LoopbackClient {
             // A chunk: its size in hex, CRLF, its bytes, CRLF.
             var lineEnd = received[position...].firstRange(of: [0x0D, 0x0A])
             while lineEnd == nil {
-                guard more() else { answer = StreamedAnswer(head: head, body: body, endedCleanly: false); return answer }
+                guard more() else { return StreamedAnswer(head: head, body: body, endedCleanly: false) }
                 lineEnd = received[position...].firstRange(of: [0x0D, 0x0A])
             }
             let sizeText = String(decoding: received[position..<lineEnd!.lowerBound], as: UTF8.self)
