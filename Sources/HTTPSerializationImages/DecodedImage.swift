@@ -4,8 +4,7 @@ import HTTPSerializationCore
 
 /// An image decoded without a platform UI framework (Linux): its format, size, scale and pixels. PNG and JPEG
 /// (RGB, grayscale, CMYK, YCCK) are decoded; other formats are
-/// ``/HTTPSerializationCore/ResponseSerializationError/imageNotDecoded(format:response:)``, never an image
-/// without pixels.
+/// ``ImageReadingError/Reason/notDecoded(_:)``, never an image without pixels.
 public struct DecodedImage: Sendable, Equatable {
     /// The format the image was decoded from: PNG or JPEG.
     public var format: ImageHeader.Format
@@ -64,7 +63,7 @@ enum ImageDecoding {
         case Int(HTTPSER_IMAGE_UNSUPPORTED):
             throw Failure.notDecoded
         default:
-            throw Failure.invalid(text.isEmpty ? "the \(format.rawValue.uppercased()) data is invalid" : text)
+            throw Failure.invalid(text.isEmpty ? "the \(format.displayName) data is invalid" : text)
         }
     }
 }

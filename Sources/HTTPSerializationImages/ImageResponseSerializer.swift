@@ -18,11 +18,11 @@ public typealias PlatformImage = DecodedImage
 /// On Apple platforms the result is a `UIImage`/`NSImage` at ``imageScale``, prepared for display when
 /// ``automaticallyInflatesResponseImage`` is set. On Linux it is a ``DecodedImage``: PNG and JPEG (including
 /// CMYK and YCCK) decoded to RGBA pixels; GIF, BMP, ICO, TIFF and WebP are recognised and measured but
-/// reported as ``/HTTPSerializationCore/ResponseSerializationError/imageNotDecoded(format:response:)``, never
-/// as images. Every image is measured from its header first: more pixels than ``maximumPixelCount``, or a
-/// pixel buffer past ``decodeBudget`` for the body's size, is
-/// ``/HTTPSerializationCore/ResponseSerializationError/imageTooLarge(width:height:limit:response:)`` before
-/// any pixel memory is allocated.
+/// reported as ``ImageReadingError/Reason/notDecoded(_:)``, never as images. Every image is measured from
+/// its header first: more pixels than ``maximumPixelCount``, or a pixel buffer past ``decodeBudget`` for
+/// the body's size, is ``ImageReadingError/Reason/tooLarge(width:height:limit:)`` before any pixel memory
+/// is allocated. Each refusal is an ``ImageReadingError`` inside
+/// ``/HTTPSerializationCore/ResponseSerializationError/unreadableBody(_:response:)``.
 @dynamicMemberLookup
 public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
     /// AFNetworking's ten image types.
@@ -57,17 +57,18 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         try base.validate(response)
         guard !response.hasEmptyBody(whitespaceIsEmpty: false), let data = response.data else { return nil }
         let context = response.withoutDecodedBody
-        guard let header = ImageHeader(data: data) else {
-            throw ResponseSerializationError.responseSerializationFailed(reason: "The response is not a supported image.", response: context)
+        func refused(_ reason: ImageReadingError.Reason) -> ResponseSerializationError {
+            .unreadableBody(ImageReadingError(reason), response: context)
         }
+        guard let header = ImageHeader(data: data) else { throw refused(.unrecognized) }
         let allowedPixels = min(maximumPixelCount, decodeBudget.bytes(forBodySize: data.count) / 4)
         guard header.pixelCount <= allowedPixels else {
-            throw ResponseSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
+            throw refused(.tooLarge(width: header.width, height: header.height, limit: allowedPixels))
         }
         let scale = imageScale.isFinite && imageScale > 0 ? imageScale : 1
         #if canImport(UIKit)
         guard let image = UIImage(data: data, scale: CGFloat(scale)) else {
-            throw ResponseSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
+            throw refused(.corrupt(format: header.format, detail: nil))
         }
         #if os(iOS) || os(tvOS) || os(visionOS)
         if automaticallyInflatesResponseImage, #available(iOS 15.0, tvOS 15.0, *) {
@@ -77,7 +78,7 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
         return image
         #elseif canImport(AppKit)
         guard let image = NSImage(data: data) else {
-            throw ResponseSerializationError.responseSerializationFailed(reason: "The image could not be decoded.", response: context)
+            throw refused(.corrupt(format: header.format, detail: nil))
         }
         image.size = NSSize(width: CGFloat(header.width) / CGFloat(scale), height: CGFloat(header.height) / CGFloat(scale))
         return image
@@ -87,12 +88,11 @@ public struct ImageResponseSerializer: HTTPResponseSerializerComposing {
                 data, format: header.format, maximumPixelCount: allowedPixels, strict: !allowsCorruptJPEGData)
             return DecodedImage(format: header.format, width: width, height: height, scale: scale, rgbaPixels: pixels)
         } catch ImageDecoding.Failure.notDecoded {
-            throw ResponseSerializationError.imageNotDecoded(format: header.format, response: context)
+            throw refused(.notDecoded(header.format))
         } catch ImageDecoding.Failure.tooLarge {
-            throw ResponseSerializationError.imageTooLarge(width: header.width, height: header.height, limit: allowedPixels, response: context)
+            throw refused(.tooLarge(width: header.width, height: header.height, limit: allowedPixels))
         } catch ImageDecoding.Failure.invalid(let reason) {
-            throw ResponseSerializationError.responseSerializationFailed(
-                reason: "The \(header.format.rawValue.uppercased()) image could not be decoded: \(reason).", response: context)
+            throw refused(.corrupt(format: header.format, detail: reason))
         }
         #endif
     }

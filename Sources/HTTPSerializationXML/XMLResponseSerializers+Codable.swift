@@ -63,3 +63,10 @@ extension PropertyListResponseSerializer: Codable {
         try container.encode(maximumDepth, forKey: .maximumDepth)
     }
 }
+
+extension KeyedDecodingContainer where Key == ComposedKeys {
+    /// The archived reading policy, or the secure defaults when the archive has none.
+    func readingPolicy() throws -> XMLReadingPolicy {
+        try decodeIfPresent(XMLReadingPolicy.self, forKey: .readingPolicy) ?? XMLReadingPolicy()
+    }
+}

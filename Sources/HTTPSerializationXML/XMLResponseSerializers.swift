@@ -31,8 +31,8 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
 
     /// A parser for the body (nil when there is none), with external entities off.
     ///
-    /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadableXML(_:response:)`` for a
-    ///   document the reader refuses, with the reason and its byte offset.
+    /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadableBody(_:response:)`` with
+    ///   an ``XMLReadingError`` for a document the reader refuses: the reason and its byte offset.
     public func responseObject(for response: ResponseContext) throws -> XMLParser? {
         let response = try preprocessed(response)
         try base.validate(response)
@@ -45,7 +45,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
         do {
             return try XMLSafetyCheck.prepare(data, policy: policy)
         } catch {
-            throw ResponseSerializationError.unreadableXML(error, response: context())
+            throw ResponseSerializationError.unreadableBody(error, response: context())
         }
     }
 
@@ -99,9 +99,10 @@ public struct XMLDocumentResponseSerializer: HTTPResponseSerializerComposing {
 
     /// The document, parsed by `XMLDocument` after the package's reader has checked it.
     ///
-    /// - Throws: validation errors; `ResponseSerializationError.unreadableXML` for a document the
-    ///   reader refuses; `ResponseSerializationError.responseSerializationFailed` for an empty or
-    ///   whitespace-only body, or one `XMLDocument` rejects.
+    /// - Throws: validation errors; `ResponseSerializationError.unreadableBody` with an
+    ///   ``XMLReadingError`` for a document the reader refuses;
+    ///   `ResponseSerializationError.responseSerializationFailed` for an empty or whitespace-only
+    ///   body, or one `XMLDocument` rejects.
     public func responseObject(for response: ResponseContext) throws -> XMLDocument {
         let response = try preprocessed(response)
         try base.validate(response)

@@ -304,54 +304,54 @@ struct BadInputBattery {
         BadInput("empty XML document", "responseSerializationFailed", "The response has no XML document.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data())
         },
-        BadInput("truncated XML", "unreadableXML", "The XML document is refused at byte 4: it is not well-formed: an unterminated start tag <foo>.") {
+        BadInput("truncated XML", "unreadableBody(XMLReadingError)", "The XML document is refused at byte 4: it is not well-formed: an unterminated start tag <foo>.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data("<foo".utf8))
         },
-        BadInput("XML with mismatched tags", "unreadableXML", "The XML document is refused at byte 10: it is not well-formed: the end tag </a> does not match <b>.") {
+        BadInput("XML with mismatched tags", "unreadableBody(XMLReadingError)", "The XML document is refused at byte 10: it is not well-formed: the end tag </a> does not match <b>.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data("<a><b></a></b>".utf8))
         },
-        BadInput("billion laughs", "unreadableXML", "The XML document is refused at byte 37: it declares entities, which the reading policy does not allow.") {
+        BadInput("billion laughs", "unreadableBody(XMLReadingError)", "The XML document is refused at byte 37: it declares entities, which the reading policy does not allow.") {
             _ = try XMLDocumentResponseSerializer().responseObject(for: resp(200, "application/xml"), data: billionLaughs)
         },
-        BadInput("XML with an unknown encoding", "unreadableXML", #"The XML document is refused: it declares the unsupported encoding "x-bogus"."#) {
+        BadInput("XML with an unknown encoding", "unreadableBody(XMLReadingError)", #"The XML document is refused: it declares the unsupported encoding "x-bogus"."#) {
             _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data(#"<?xml version="1.0" encoding="x-bogus"?><a/>"#.utf8))
         },
-        BadInput("XML with invalid UTF-8", "unreadableXML", "The XML document is refused at byte 2: its bytes are not valid UTF-8.") {
+        BadInput("XML with invalid UTF-8", "unreadableBody(XMLReadingError)", "The XML document is refused at byte 2: its bytes are not valid UTF-8.") {
             _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: Data([0x3C, 0x61, 0xD9, 0x3E, 0x3C, 0x2F, 0x61, 0x3E]))
         },
-        BadInput("a bare word as a property list", "unreadablePropertyList", "The property list is refused: it is not an XML or binary property list.") {
+        BadInput("a bare word as a property list", "unreadableBody(PropertyListReadingError)", "The property list is refused: it is not an XML or binary property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("hello".utf8))
         },
-        BadInput("JSON as a property list", "unreadablePropertyList", "The property list is refused: it is not an XML or binary property list.") {
+        BadInput("JSON as a property list", "unreadableBody(PropertyListReadingError)", "The property list is refused: it is not an XML or binary property list.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data(#"{"a":1}"#.utf8))
         },
-        BadInput("a malformed XML property list", "unreadablePropertyList", "The property list is refused at byte 33: the XML form is invalid: it is not well-formed: the end tag </plist> does not match <dict>.") {
+        BadInput("a malformed XML property list", "unreadableBody(PropertyListReadingError)", "The property list is refused at byte 33: the XML form is invalid: it is not well-formed: the end tag </plist> does not match <dict>.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: Data("<plist><dict><key>a</key></plist>".utf8))
         },
-        BadInput("decompression bomb", "imageTooLarge", "The image is 100000 × 100000 pixels, more than the 16777216 allowed.") {
+        BadInput("decompression bomb", "unreadableBody(ImageReadingError)", "The image is 100000 × 100000 pixels, more than the 16777216 allowed.") {
             var bomb = PNGWriter.png(width: 1, height: 1) { _, _ in [0, 0, 0, 0] }
             bomb.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
             _ = try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: bomb)
         },
-        BadInput("truncated PNG", "responseSerializationFailed", "The PNG image could not be decoded: the PNG data ends early.") {
+        BadInput("truncated PNG", "unreadableBody(ImageReadingError)", "The PNG image could not be decoded: the PNG data ends early.") {
             let png = PNGWriter.png(width: 8, height: 8) { x, y in [UInt8(x), UInt8(y), 0, 255] }
             _ = try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: png.prefix(60))
         },
-        BadInput("text served as an image", "responseSerializationFailed", "The response is not a supported image.") {
+        BadInput("text served as an image", "unreadableBody(ImageReadingError)", "The response is not a supported image.") {
             _ = try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: Data("not an image".utf8))
         },
         // The independent battery's holes (hostile-input issue), each with its exact error.
-        BadInput("a processing instruction made by an entity", "unreadableXML",
+        BadInput("a processing instruction made by an entity", "unreadableBody(XMLReadingError)",
                  "The XML document is refused at byte 13: it declares entities, which the reading policy does not allow.") {
             _ = try XMLDocumentResponseSerializer().responseObject(
                 for: resp(200, "application/xml"), data: Data(#"<!DOCTYPE r [<!ENTITY e "&#60;?pi?&#62;">]><r>&e;</r>"#.utf8))
         },
-        BadInput("8-bit bytes labelled UTF-16", "unreadableXML",
+        BadInput("8-bit bytes labelled UTF-16", "unreadableBody(XMLReadingError)",
                  #"The XML document is refused at byte 0: its encoding is inconsistent: the declaration says "utf-16", but the bytes are 8-bit."#) {
             _ = try XMLParserResponseSerializer().responseObject(
                 for: resp(200, "application/xml"), data: Data(#"<?xml version="1.0" encoding="UTF-16"?><a"#.utf8) + Data([0xE9]) + Data("b/>".utf8))
         },
-        BadInput("one entity referenced 100,000 times (allowed entities)", "unreadableXML",
+        BadInput("one entity referenced 100,000 times (allowed entities)", "unreadableBody(XMLReadingError)",
                  "The XML document is refused at byte 100080: its entities expand past the 1600144-byte budget.") {
             var policy = XMLReadingPolicy()
             policy.allowsEntityDeclarations = true
@@ -359,14 +359,14 @@ struct BadInputBattery {
                              + String(repeating: "&e;", count: 100_000) + "</r>").utf8)
             _ = try XMLDocumentResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: data)
         },
-        BadInput("40,000 attributes on one element", "unreadableXML", "The XML document is refused at byte 2205: an element has more than 256 attributes.") {
+        BadInput("40,000 attributes on one element", "unreadableBody(XMLReadingError)", "The XML document is refused at byte 2205: an element has more than 256 attributes.") {
             let data = Data(("<r" + (0..<40_000).map { " a\($0)=\"1\"" }.joined() + "/>").utf8)
             _ = try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: data)
         },
-        BadInput("a binary property list that contains itself", "unreadablePropertyList", "The property list is refused: an object contains itself.") {
+        BadInput("a binary property list that contains itself", "unreadableBody(PropertyListReadingError)", "The property list is refused: an object contains itself.") {
             _ = try PropertyListResponseSerializer().responseObject(for: resp(200, "application/x-plist"), data: BinaryPlist.file([BinaryPlist.array([0])]))
         },
-        BadInput("invalid Base64 in <data>", "unreadablePropertyList", "The property list is refused: a value is invalid: <data> that is not valid Base64.") {
+        BadInput("invalid Base64 in <data>", "unreadableBody(PropertyListReadingError)", "The property list is refused: a value is invalid: <data> that is not valid Base64.") {
             _ = try PropertyListResponseSerializer().responseObject(
                 for: resp(200, "application/x-plist"), data: Data("<plist version=\"1.0\"><data>AAAA!!!!BBBB</data></plist>".utf8))
         },
@@ -388,7 +388,8 @@ struct BadInputBattery {
             try await input.run()
             Issue.record("\(input.name) was accepted")
         } catch let error as any HTTPSerializationError {
-            let errorCase = Mirror(reflecting: error).children.first?.label ?? "\(error)"
+            var errorCase = Mirror(reflecting: error).children.first?.label ?? "\(error)"
+            if case ResponseSerializationError.unreadableBody(let refusal, _) = error { errorCase += "(\(type(of: refusal)))" }
             #expect(errorCase == input.errorCase)
             #expect(error.localizedDescription == input.message)
         } catch {

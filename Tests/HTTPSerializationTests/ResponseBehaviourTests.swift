@@ -10,6 +10,7 @@ import Testing
 @testable import HTTPSerialization
 @testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
+@testable import HTTPSerializationImages
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages
 @testable import HTTPSerializationXML
@@ -268,13 +269,13 @@ struct MarkupResponseSafetyTests {
             <?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "\(secret.absoluteString)">]><foo>a&xxe;b</foo>
             """.utf8)
         let context = ResponseContext(response: resp(200, "application/xml"), data: xml)
-        #expect(throws: ResponseSerializationError.unreadableXML(XMLReadingError(.entityDeclarationsNotAllowed, offset: 36), response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableBody(XMLReadingError(.entityDeclarationsNotAllowed, offset: 36), response: context)) {
             try XMLParserResponseSerializer().responseObject(for: resp(200, "application/xml"), data: xml)
         }
         var policy = XMLReadingPolicy()
         policy.allowsEntityDeclarations = true
         let offset = xml.firstRange(of: Data("&xxe;".utf8))!.lowerBound
-        let refused = ResponseSerializationError.unreadableXML(XMLReadingError(.externalEntityReference("xxe"), offset: offset), response: context)
+        let refused = ResponseSerializationError.unreadableBody(XMLReadingError(.externalEntityReference("xxe"), offset: offset), response: context)
         #expect(throws: refused) {
             try XMLParserResponseSerializer(readingPolicy: policy).responseObject(for: resp(200, "application/xml"), data: xml)
         }
@@ -376,7 +377,7 @@ struct ImageResponseTests {
         #if canImport(UIKit) || canImport(AppKit)
         _ = try? serializer.responseObject(for: resp(200), data: data)
         #else
-        #expect(throws: ResponseSerializationError.imageNotDecoded(format: format, response: ResponseContext(response: resp(200), data: data))) {
+        #expect(throws: ResponseSerializationError.unreadableBody(ImageReadingError(.notDecoded(format)), response: ResponseContext(response: resp(200), data: data))) {
             try serializer.responseObject(for: resp(200), data: data)
         }
         #endif
@@ -413,8 +414,8 @@ struct ImageHardeningTests {
         let jpeg = try #require(ImageFixtures.jpeg(width: 64, height: 64) { x, y in [UInt8(x * 4), UInt8(y * 4), 128] })
         let truncated = jpeg.prefix(jpeg.count * 6 / 10)
         let context = ResponseContext(response: resp(200, "image/jpeg"), data: truncated)
-        #expect(throws: ResponseSerializationError.responseSerializationFailed(
-            reason: "The JPEG image could not be decoded: Premature end of JPEG file.", response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableBody(
+            ImageReadingError(.corrupt(format: .jpeg, detail: "Premature end of JPEG file")), response: context)) {
             try serializer.responseObject(for: resp(200, "image/jpeg"), data: truncated)
         }
         var lenient = serializer
@@ -452,8 +453,8 @@ struct ImageHardeningTests {
 
 /// Expects `png` to be refused from its header as too large, with this limit.
 private func expectRefused(_ png: Data, width: Int, height: Int, limit: Int) throws {
-    #expect(throws: ResponseSerializationError.imageTooLarge(
-        width: width, height: height, limit: limit, response: ResponseContext(response: resp(200, "image/png"), data: png))) {
+    #expect(throws: ResponseSerializationError.unreadableBody(
+        ImageReadingError(.tooLarge(width: width, height: height, limit: limit)), response: ResponseContext(response: resp(200, "image/png"), data: png))) {
         try ImageResponseSerializer().responseObject(for: resp(200, "image/png"), data: png)
     }
 }

@@ -88,10 +88,10 @@ struct XMLHostileDocumentTests {
         #expect(xmlRefusal(data) == .entityDeclarationsNotAllowed)
         #expect(xmlRefusal(data, policy: entityPolicy) == .processingInstructionWithoutData)
         let context = ResponseContext(response: xml, data: data)
-        #expect(throws: ResponseSerializationError.unreadableXML(XMLReadingError(.entityDeclarationsNotAllowed, offset: 13), response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableBody(XMLReadingError(.entityDeclarationsNotAllowed, offset: 13), response: context)) {
             try XMLParserResponseSerializer().responseObject(for: xml, data: data)
         }
-        #expect(throws: ResponseSerializationError.unreadableXML(XMLReadingError(.processingInstructionWithoutData, offset: 46), response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableBody(XMLReadingError(.processingInstructionWithoutData, offset: 46), response: context)) {
             try XMLDocumentResponseSerializer(readingPolicy: entityPolicy).responseObject(for: xml, data: data)
         }
     }
@@ -101,10 +101,10 @@ struct XMLHostileDocumentTests {
         let data = Data(#"<?xml version="1.0" encoding="UTF-16"?><a"#.utf8) + Data([0xE9]) + Data("b/>".utf8)
         let error = XMLReadingError(.encodingMismatch("the declaration says \"utf-16\", but the bytes are 8-bit"), offset: 0)
         let context = ResponseContext(response: xml, data: data)
-        #expect(throws: ResponseSerializationError.unreadableXML(error, response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableBody(error, response: context)) {
             try XMLParserResponseSerializer().responseObject(for: xml, data: data)
         }
-        #expect(throws: ResponseSerializationError.unreadableXML(error, response: context)) {
+        #expect(throws: ResponseSerializationError.unreadableBody(error, response: context)) {
             try XMLDocumentResponseSerializer().responseObject(for: xml, data: data)
         }
     }

@@ -169,7 +169,7 @@ extension RequestSerializationError {
 
 /// A response that failed validation or could not be decoded, carrying the response and its
 /// body: AFNetworking's `com.alamofire.error.serialization.response` errors.
-public indirect enum ResponseSerializationError: HTTPSerializationError, Equatable {
+public indirect enum ResponseSerializationError: HTTPSerializationError {
     /// The response's status code is not acceptable. `underlying` holds a content-type
     /// failure found as well (AFNetworking chained them the same way).
     case unacceptableStatusCode(Int, response: ResponseContext, underlying: ResponseSerializationError? = nil)
@@ -179,20 +179,15 @@ public indirect enum ResponseSerializationError: HTTPSerializationError, Equatab
     /// Foundation error, if any, is `underlying`.
     case responseSerializationFailed(
         reason: String, response: ResponseContext, underlying: UnderlyingError? = nil, validation: ResponseSerializationError? = nil)
-    /// An image with more pixels than allowed, refused from its header before decoding
-    /// (a decompression bomb, or a mistake).
-    case imageTooLarge(width: Int, height: Int, limit: Int, response: ResponseContext)
-    /// An image in a format this platform recognises and measures but does not decode (GIF,
-    /// BMP, ICO, TIFF and WebP on Linux): never reported as a decoded image.
-    case imageNotDecoded(format: ImageHeader.Format, response: ResponseContext)
     /// The package's JSON reader refused the body. `validation` is a status failure found
     /// first; `error as NSError` carries JSONSerialization's error (`NSCocoaErrorDomain`
     /// 3840) underneath, as AFNetworking's did.
     case unreadableJSON(JSONReadingError, response: ResponseContext, validation: ResponseSerializationError? = nil)
-    /// The package's XML reader refused the body before FoundationXML saw it.
-    case unreadableXML(XMLReadingError, response: ResponseContext)
-    /// The package's property-list reader refused the body.
-    case unreadablePropertyList(PropertyListReadingError, response: ResponseContext)
+    /// A body reader of a layer above the core refused the body: the XML layer's (XML documents
+    /// and property lists), the image layer's (an image past its pixel limit, or one this
+    /// platform recognises but does not decode), or a reader of your own. Match the layer's
+    /// error type with a cast, as ``BodyReadingError`` shows.
+    case unreadableBody(any BodyReadingError, response: ResponseContext)
     /// A check of the caller's (a ``ResponseValidator``) refused the response; the error it
     /// threw is the first value and the ``underlyingError``.
     case validationFailed(UnderlyingError, response: ResponseContext)
@@ -218,8 +213,7 @@ extension ResponseSerializationError {
     public var context: ResponseContext {
         switch self {
         case .unacceptableStatusCode(_, let context, _), .unacceptableContentType(_, let context),
-             .responseSerializationFailed(_, let context, _, _), .imageTooLarge(_, _, _, let context),
-             .unreadableXML(_, let context), .unreadablePropertyList(_, let context), .imageNotDecoded(_, let context),
+             .responseSerializationFailed(_, let context, _, _), .unreadableBody(_, let context),
              .unreadableJSON(_, let context, _), .validationFailed(_, let context), .preprocessingFailed(_, let context):
             return context
         }
@@ -250,15 +244,9 @@ extension ResponseSerializationError {
             return "Request failed: unacceptable content-type: \(type ?? "(none)")"
         case .responseSerializationFailed(let reason, _, _, _):
             return reason
-        case .imageTooLarge(let width, let height, let limit, _):
-            return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
-        case .imageNotDecoded(let format, _):
-            return "The \(format.rawValue.uppercased()) image is recognised but not decoded on this platform."
         case .unreadableJSON(let error, _, _):
             return "The response is not valid JSON: \(error.reasonText) (byte \(error.offset))."
-        case .unreadableXML(let error, _):
-            return error.description
-        case .unreadablePropertyList(let error, _):
+        case .unreadableBody(let error, _):
             return error.description
         case .validationFailed(let error, _):
             return "Request failed: the response did not pass validation: \(error)"
@@ -279,10 +267,38 @@ extension ResponseSerializationError {
             return underlying?.error ?? validation
         case .unreadableJSON(let error, _, _):
             return error
+        case .unreadableBody(let error, _):
+            return error
         case .validationFailed(let error, _), .preprocessingFailed(let error, _):
             return error.error
         default:
             return nil
+        }
+    }
+}
+
+extension ResponseSerializationError: Equatable {
+    /// Whether both are the same case with equal values; two ``unreadableBody(_:response:)``
+    /// errors are equal when their refusals have the same type and are equal.
+    public static func == (lhs: ResponseSerializationError, rhs: ResponseSerializationError) -> Bool {
+        switch (lhs, rhs) {
+        case let (.unacceptableStatusCode(code, response, underlying), .unacceptableStatusCode(otherCode, otherResponse, otherUnderlying)):
+            return code == otherCode && response == otherResponse && underlying == otherUnderlying
+        case let (.unacceptableContentType(type, response), .unacceptableContentType(otherType, otherResponse)):
+            return type == otherType && response == otherResponse
+        case let (.responseSerializationFailed(reason, response, underlying, validation),
+                  .responseSerializationFailed(otherReason, otherResponse, otherUnderlying, otherValidation)):
+            return reason == otherReason && response == otherResponse && underlying == otherUnderlying && validation == otherValidation
+        case let (.unreadableJSON(error, response, validation), .unreadableJSON(otherError, otherResponse, otherValidation)):
+            return error == otherError && response == otherResponse && validation == otherValidation
+        case let (.unreadableBody(error, response), .unreadableBody(otherError, otherResponse)):
+            return error.isSameRefusal(as: otherError) && response == otherResponse
+        case let (.validationFailed(error, response), .validationFailed(otherError, otherResponse)),
+             let (.preprocessingFailed(error, response), .preprocessingFailed(otherError, otherResponse)):
+            return error == otherError && response == otherResponse
+        case (.unacceptableStatusCode, _), (.unacceptableContentType, _), (.responseSerializationFailed, _), (.unreadableJSON, _),
+             (.unreadableBody, _), (.validationFailed, _), (.preprocessingFailed, _):
+            return false
         }
     }
 }

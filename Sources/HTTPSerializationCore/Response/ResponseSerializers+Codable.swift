@@ -43,8 +43,4 @@ extension KeyedDecodingContainer where Key == ComposedKeys {
     package func base() throws -> HTTPResponseSerializer? {
         try decodeIfPresent(HTTPResponseSerializer.self, forKey: .base)
     }
-
-    package func readingPolicy() throws -> XMLReadingPolicy {
-        try decodeIfPresent(XMLReadingPolicy.self, forKey: .readingPolicy) ?? XMLReadingPolicy()
-    }
 }

@@ -38,8 +38,8 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
 
     /// The property list, or nil for a missing or empty body.
     ///
-    /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadablePropertyList(_:response:)``
-    ///   with the reader's reason and byte offset.
+    /// - Throws: ``/HTTPSerializationCore/ResponseSerializationError/unreadableBody(_:response:)``
+    ///   with a ``PropertyListReadingError``: the reader's reason and byte offset.
     public func responseObject(for response: ResponseContext) throws -> Any? {
         let response = try preprocessed(response)
         try base.validate(response)
@@ -47,7 +47,7 @@ public struct PropertyListResponseSerializer: HTTPResponseSerializerComposing {
         do {
             return try Self.read(data, maximumDepth: maximumDepth).foundationObject()
         } catch {
-            throw ResponseSerializationError.unreadablePropertyList(error, response: response.withoutDecodedBody)
+            throw ResponseSerializationError.unreadableBody(error, response: response.withoutDecodedBody)
         }
     }
 

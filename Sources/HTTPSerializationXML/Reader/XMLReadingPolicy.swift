@@ -35,14 +35,14 @@ public struct XMLReadingPolicy: Sendable, Hashable, Codable {
 
     /// The policy the property-list reader uses: Apple's plists name their DTD by `PUBLIC`
     /// identifier, which is accepted (and never fetched).
-    package static let propertyList: XMLReadingPolicy = {
+    static let propertyList: XMLReadingPolicy = {
         var policy = XMLReadingPolicy()
         policy.allowsExternalDTD = true
         return policy
     }()
 
     /// Bytes of entity replacement text a document of `size` bytes may expand to.
-    package func entityExpansionBudget(forDocumentSize size: Int) -> Int {
+    func entityExpansionBudget(forDocumentSize size: Int) -> Int {
         let (scaled, overflow) = size.multipliedReportingOverflow(by: max(0, entityExpansionFactor))
         return max(overflow ? Int.max : scaled, minimumEntityExpansionBudget)
     }

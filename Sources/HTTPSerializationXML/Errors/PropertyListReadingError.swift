@@ -2,8 +2,9 @@
 ///
 /// XML and binary property lists are read by the package itself, so hostile documents
 /// (shared-reference bombs, cycles, bad offsets, malformed XML) end here as a value, never as
-/// a crash or a hang inside Foundation.
-public struct PropertyListReadingError: Error, Sendable, Hashable, CustomStringConvertible {
+/// a crash or a hang inside Foundation. ``PropertyListResponseSerializer`` throws it inside
+/// ``/HTTPSerializationCore/ResponseSerializationError/unreadableBody(_:response:)``.
+public struct PropertyListReadingError: BodyReadingError {
     /// What was wrong.
     public enum Reason: Sendable, Hashable {
         /// Neither an XML (`<`) nor a binary (`bplist00`) property list.
@@ -39,7 +40,7 @@ public struct PropertyListReadingError: Error, Sendable, Hashable, CustomStringC
         return "The property list is refused at byte \(offset): \(reasonText)."
     }
 
-    /// The reason in words, without the position, as ``JSONReadingError/reasonText`` and
+    /// The reason in words, without the position, as ``/HTTPSerializationCore/JSONReadingError/reasonText`` and
     /// ``XMLReadingError/reasonText`` give theirs.
     public var reasonText: String {
         switch reason {

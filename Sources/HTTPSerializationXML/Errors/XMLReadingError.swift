@@ -2,8 +2,15 @@
 ///
 /// Every XML body is read by this reader before FoundationXML sees it, so hostile documents
 /// (entity bombs, bad encodings, markup FoundationXML crashes on) end here as a value you can
-/// switch over, never as a crash or a hang.
-public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertible {
+/// switch over, never as a crash or a hang. A response serializer throws it inside
+/// ``/HTTPSerializationCore/ResponseSerializationError/unreadableBody(_:response:)``:
+///
+/// ```swift
+/// catch ResponseSerializationError.unreadableBody(let refusal as XMLReadingError, _) {
+///     if case .entityDeclarationsNotAllowed = refusal.reason { … }
+/// }
+/// ```
+public struct XMLReadingError: BodyReadingError {
     /// What was wrong.
     public enum Reason: Sendable, Hashable {
         /// The document breaks an XML 1.0 (or Namespaces in XML) well-formedness rule; the text says which.
@@ -67,7 +74,7 @@ public struct XMLReadingError: Error, Sendable, Hashable, CustomStringConvertibl
         return "The XML document is refused at byte \(offset): \(reasonText)."
     }
 
-    /// The reason in words, without the position, as ``JSONReadingError/reasonText`` and
+    /// The reason in words, without the position, as ``/HTTPSerializationCore/JSONReadingError/reasonText`` and
     /// ``PropertyListReadingError/reasonText`` give theirs.
     public var reasonText: String {
         let text: String
