@@ -7,7 +7,7 @@ import HTTPSerializationCore
 /// Validates a response and returns an unstarted `XMLParser` over its body: AFNetworking's
 /// `AFXMLParserResponseSerializer`, hardened.
 ///
-/// The body is read by the package's own XML reader first (``/HTTPSerializationCore/XMLReadingPolicy``), so the
+/// The body is read by the package's own XML reader first (``XMLReadingPolicy``), so the
 /// parser only ever sees a well-formed UTF-8 document within the policy's limits: no external
 /// entity is resolved, no entity bomb expands, and nothing FoundationXML crashes on gets through.
 @dynamicMemberLookup
@@ -70,7 +70,7 @@ public struct XMLParserResponseSerializer: HTTPResponseSerializerComposing {
 /// Validates a response and builds an `XMLDocument`: AFNetworking's
 /// `AFXMLDocumentResponseSerializer`, hardened.
 ///
-/// The body is read by the package's own XML reader first (``/HTTPSerializationCore/XMLReadingPolicy``), so
+/// The body is read by the package's own XML reader first (``XMLReadingPolicy``), so
 /// empty data, truncated documents (`<foo`), mismatched tags, entity bombs and every input FoundationXML
 /// crashes on are typed errors, and external entities are never loaded whatever `options` says.
 ///

@@ -10,7 +10,7 @@ extension PropertyListValue {
     /// is as small as the file. Keys that Swift compares as equal (canonically equivalent)
     /// cannot share a `[String: Any]`: that is an error naming both, never a lost value.
     ///
-    /// - Throws: ``/HTTPSerializationCore/PropertyListReadingError`` for such keys.
+    /// - Throws: ``PropertyListReadingError`` for such keys.
     public func foundationObject() throws(PropertyListReadingError) -> Any {
         var converter = FoundationConversion()
         return try converter.convert(self)

@@ -59,7 +59,7 @@ public enum PropertyListValue: Sendable, Equatable {
     /// if case .string(let name)? = value["name"] { print(name) }
     /// ```
     ///
-    /// - Throws: ``/HTTPSerializationCore/PropertyListReadingError``.
+    /// - Throws: ``PropertyListReadingError``.
     public static func read(_ data: Data, maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws(PropertyListReadingError) -> PropertyListValue {
         let bytes = [UInt8](data)
         if bytes.starts(with: Array("bplist".utf8)) {
