@@ -203,14 +203,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ]),
     targets: [
-        // The umbrella: re-exports every layer, and archives compound response serializers,
-        // which may hold a serializer of any layer.
+        // The umbrella: re-exports every layer and nothing else.
         .target(
             name: "HTTPSerialization",
             dependencies: [
                 "HTTPSerializationCore", "HTTPSerializationCodable", "HTTPSerializationFoundation", "HTTPSerializationXML",
-                "HTTPSerializationImages", "HTTPSerializationCompression",
+                "HTTPSerializationImages", "HTTPSerializationCompression", "HTTPSerializationCompound",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictness
+        ),
+        // AFNetworking's compound response serializer, which holds and archives a serializer of
+        // any layer, so it sits above them all; the umbrella re-exports it.
+        .target(
+            name: "HTTPSerializationCompound",
+            dependencies: [
+                "HTTPSerializationCore", "HTTPSerializationFoundation", "HTTPSerializationXML", "HTTPSerializationImages",
             ],
             swiftSettings: strictness
         ),

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 export HTTPSERIALIZATION_DOCS=1
 
 targets=(HTTPSerializationCore HTTPSerializationCodable HTTPSerializationFoundation
-         HTTPSerializationXML HTTPSerializationImages HTTPSerializationCompression HTTPSerialization)
+         HTTPSerializationXML HTTPSerializationImages HTTPSerializationCompression HTTPSerializationCompound
+         HTTPSerialization)
 target_flags=()
 for target in "${targets[@]}"; do target_flags+=(--target "$target"); done
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/HTTPSerialization/XML/XMLSingleByteEncodings.swift: the upper half
+"""Writes Sources/HTTPSerializationXML/Reader/XMLSingleByteEncodings.swift: the upper half
 (0x80-0xFF) of each single-byte encoding the XML reader transcodes, from Python's codecs.
 0xFFFF marks a byte the encoding leaves undefined."""
 import codecs, pathlib
@@ -57,5 +57,5 @@ for codec in ENCODINGS:
         lines.append("        " + ", ".join(f"0x{v:04X}" for v in values[row:row + 8]) + ",")
     lines.append("    ]")
 lines.append("}")
-out = pathlib.Path(__file__).resolve().parent.parent / "Sources/HTTPSerialization/XML/XMLSingleByteEncodings.swift"
+out = pathlib.Path(__file__).resolve().parent.parent / "Sources/HTTPSerializationXML/Reader/XMLSingleByteEncodings.swift"
 out.write_text("\n".join(lines) + "\n")

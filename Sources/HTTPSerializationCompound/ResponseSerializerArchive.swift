@@ -3,6 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import HTTPSerializationCore
+// The serializers an archive can hold; none appears in this module's API.
+internal import HTTPSerializationFoundation
+internal import HTTPSerializationImages
+internal import HTTPSerializationXML
 
 /// The package's response serializers as one archivable value.
 enum ResponseSerializerArchive: Codable, Sendable {
