@@ -69,7 +69,7 @@ struct BadInputBattery {
         BadInput("method with a space", "invalidHTTPMethod", #"The HTTP method "GE T" is not a valid token."#) { _ = try plain.request(method: "GE T", urlString: "http://x") },
         BadInput("method with CRLF (request splitting)", "invalidHTTPMethod", "The HTTP method \"GET\r\nX: 1\" is not a valid token.") { _ = try plain.request(method: "GET\r\nX: 1", urlString: "http://x") },
         BadInput("empty method", "invalidHTTPMethod", #"The HTTP method "" is not a valid token."#) { _ = try plain.request(method: "", urlString: "http://x") },
-        BadInput("custom query that is not URL-safe", "invalidURL", #"The URL string "http://x?a b" is not a valid URL."#) {
+        BadInput("custom query that is not URL-safe", "invalidURL", #"The URL string "http://x/?a b" is not a valid URL."#) {
             var serializer = plain
             serializer.queryStringSerialization = { _, _ in "a b" }
             _ = try serializer.request(method: "GET", urlString: "http://x", parameters: ["k": "v"])

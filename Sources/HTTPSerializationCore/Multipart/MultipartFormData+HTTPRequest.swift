@@ -6,10 +6,28 @@ import Foundation
 import HTTPTypes
 
 extension HTTPRequestSerializerComposing {
-    /// Builds a `multipart/form-data` request over swift-http-types: the form of
-    /// `multipartFormRequest(method:urlString:parameters:boundary:constructingBody:)` whose
-    /// body is the form itself, streamed by the transport with its exact length.
+    /// Builds a `multipart/form-data` request whose body is the form itself, streamed by the
+    /// transport with its exact length.
     ///
+    /// Parameters become form fields first (query-pair names such as `user[tags][]`, `Data`
+    /// raw, null empty), then `constructingBody` appends parts. The request gets
+    /// `Content-Type` with the boundary and the exact `Content-Length`; an empty form leaves it
+    /// without a body.
+    ///
+    /// ```swift
+    /// let upload = try HTTPRequestSerializer().multipartFormHTTPRequest(
+    ///     method: "POST", urlString: "https://example.com/upload", parameters: ["key": "value"]
+    /// ) { form in
+    ///     try form.appendPart(fileData: Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: the HTTP method; GET and HEAD cannot carry a form.
+    ///   - urlString: the absolute URL to send the form to.
+    ///   - parameters: values sent as form fields before the parts.
+    ///   - boundary: a fixed boundary for reproducible bodies; random when nil.
+    ///   - constructingBody: appends the form's parts.
     /// - Throws: ``RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET and HEAD,
     ///   and whatever building the form throws.
     public func multipartFormHTTPRequest(

@@ -59,7 +59,7 @@ extension HTTPRequestSerializerComposing {
     ///   serializer's depth limit, and what the `ParameterValue` form throws.
     @_disfavoredOverload
     public func request(method: String, urlString: String, parameters: [String: Any]?) throws -> URLRequest {
-        try request(method: method, urlString: urlString, parameters: ParameterValue.converting(parameters, maximumDepth: base.maximumParameterDepth))
+        try urlRequest(httpRequest(method: method, urlString: urlString, parameters: parameters), urlString: urlString)
     }
 
     /// `httpRequest(method:urlString:parameters:)` for a `[String: Any]`.
@@ -102,9 +102,8 @@ extension HTTPRequestSerializerComposing {
         method: String, urlString: String, parameters: [String: Any]?, boundary: String? = nil,
         constructingBody: (inout MultipartFormData) throws -> Void = { _ in }
     ) throws -> URLRequest {
-        try multipartFormRequest(method: method, urlString: urlString,
-                                 parameters: ParameterValue.converting(parameters, maximumDepth: base.maximumParameterDepth),
-                                 boundary: boundary, constructingBody: constructingBody)
+        try urlRequest(multipartFormHTTPRequest(method: method, urlString: urlString, parameters: parameters,
+                                                boundary: boundary, constructingBody: constructingBody), urlString: urlString)
     }
 
     /// `multipartFormHTTPRequest(method:urlString:parameters:boundary:constructingBody:)` for a `[String: Any]`.

@@ -28,6 +28,6 @@ extension HTTPRequestSerializer {
     /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/invalidParameter(path:reason:)``
     ///   for a value a form cannot carry, and whatever serializing throws.
     public func request(method: String, urlString: String, body model: some Encodable) throws -> URLRequest {
-        try forEncodableModels.request(method: method, urlString: urlString, parameters: ParameterValue(encoding: model, maximumDepth: maximumParameterDepth))
+        try urlRequest(httpRequest(method: method, urlString: urlString, body: model), urlString: urlString)
     }
 }

@@ -5,36 +5,24 @@ import FoundationNetworking
 import HTTPSerializationCore
 
 extension HTTPRequestSerializerComposing {
-    /// Builds a `multipart/form-data` request: AFNetworking's
-    /// `multipartFormRequestWithMethod:URLString:parameters:constructingBodyWithBlock:`.
-    ///
-    /// Parameters become form fields first (query-pair names such as `user[tags][]`, `Data`
-    /// raw, null empty), then `constructingBody` appends parts. The request gets
-    /// `Content-Type` with the boundary, the exact `Content-Length`, and the body as
-    /// `httpBodyStream`; an empty form leaves it without a body.
+    /// AFNetworking's `multipartFormRequestWithMethod:URLString:parameters:constructingBodyWithBlock:`:
+    /// the request ``/HTTPSerializationCore/HTTPRequestSerializerComposing/multipartFormHTTPRequest(method:urlString:parameters:boundary:constructingBody:)``
+    /// builds, as a `URLRequest` whose body is an `httpBodyStream` of the exact `Content-Length`
+    /// (none for an empty form), with the request properties the serializer sets.
     ///
     /// ```swift
-    /// let request = try HTTPRequestSerializer().multipartFormRequest(
-    ///     method: "POST", urlString: "https://example.com/upload", parameters: ["key": "value"]
-    /// ) { form in
-    ///     try form.appendPart(fileData: Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
+    /// var serializer = HTTPRequestSerializer()
+    /// serializer.timeoutInterval = 120
+    /// let request = try serializer.multipartFormRequest(method: "POST", urlString: uploadURL) { form in
+    ///     try form.appendPart(fileURL: photoURL, name: "photo")
     /// }
     /// ```
-    ///
-    /// - Parameters:
-    ///   - method: the HTTP method; GET and HEAD cannot carry a form.
-    ///   - urlString: the absolute URL to send the form to.
-    ///   - parameters: values sent as form fields before the parts.
-    ///   - boundary: a fixed boundary for reproducible bodies; random when nil.
-    ///   - constructingBody: appends the form's parts.
-    /// - Throws: ``/HTTPSerializationCore/RequestSerializationError/multipartMethodNotAllowed(_:)`` for GET
-    ///   and HEAD, and whatever building the form throws.
     public func multipartFormRequest(
         method: String, urlString: String, parameters: ParameterValue? = nil, boundary: String? = nil,
         constructingBody: (inout MultipartFormData) throws -> Void = { _ in }
     ) throws -> URLRequest {
-        try request(method: method, urlString: urlString,
-                    multipartForm: makeMultipartForm(parameters: parameters, boundary: boundary, constructingBody: constructingBody))
+        try urlRequest(multipartFormHTTPRequest(method: method, urlString: urlString, parameters: parameters,
+                                                boundary: boundary, constructingBody: constructingBody), urlString: urlString)
     }
 
     /// A request that sends `form`: the serializer's headers and properties, the form's
@@ -44,10 +32,7 @@ extension HTTPRequestSerializerComposing {
     /// (``/HTTPSerializationCore/MultipartFormData/chunks(size:)`` for async transports,
     /// ``/HTTPSerializationCore/MultipartFormData/writeEncodedBody(to:progress:)`` for a file upload).
     public func request(method: String, urlString: String, multipartForm form: MultipartFormData) throws -> URLRequest {
-        try HTTPRequestSerializer.checkMultipartMethod(method)
-        let request = try base.makeRequest(method: method, urlString: urlString)
-        let parts = try request.serializationParts()
-        return try request.applying(base.multipartRequest(parts.request, form: form), fragment: parts.target.fragment)
+        try urlRequest(httpRequest(method: method, urlString: urlString, multipartForm: form), urlString: urlString)
     }
 
     /// Writes a request's body stream to a file and returns the request without it: for

@@ -9,9 +9,7 @@ extension JSONRequestSerializer {
     /// Serializes an `Encodable` model as the JSON body of `request`, written with `encoder`'s
     /// strategies; methods that carry parameters in the URI get it as a query.
     public func serialize(_ request: URLRequest, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> URLRequest {
-        let parts = try request.serializationParts()
-        let serialized = try serialize(parts.request, body: model, encoder: encoder)
-        return try request.applying(serialized, fragment: parts.target.fragment)
+        try request.serialized { head, _ in try serialize(head, body: model, encoder: encoder) }
     }
 
     /// A request to `urlString` whose JSON body is `model`, written with `encoder`'s strategies.
@@ -24,7 +22,7 @@ extension JSONRequestSerializer {
     ///     method: "POST", urlString: "https://example.com/orders", body: Order(id: 1, placed: .now), encoder: encoder)
     /// ```
     public func request(method: String, urlString: String, body model: some Encodable, encoder: JSONBodyEncoder = JSONBodyEncoder()) throws -> URLRequest {
-        try serialize(base.makeRequest(method: method, urlString: urlString), body: model, encoder: encoder)
+        try urlRequest(httpRequest(method: method, urlString: urlString, body: model, encoder: encoder), urlString: urlString)
     }
 }
 

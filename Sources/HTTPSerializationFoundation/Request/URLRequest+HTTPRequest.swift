@@ -160,9 +160,7 @@ extension RequestSerializer {
     /// - Throws: ``/HTTPSerializationCore/HTTPSerializationError`` for a request that would corrupt the wire,
     ///   and whatever the serializer throws.
     public func serialize(_ request: URLRequest, parameters: ParameterValue?) throws -> URLRequest {
-        let parts = try request.serializationParts()
-        let serialized = try serialize(parts.request, body: parts.body, parameters: parameters)
-        return try request.applying(serialized, fragment: parts.target.fragment)
+        try request.serialized { try serialize($0, body: $1, parameters: parameters) }
     }
 }
 
@@ -180,7 +178,7 @@ extension HTTPRequestSerializerComposing {
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidHTTPMethod(_:)``, and whatever serializing
     ///   throws.
     public func request(method: String, urlString: String, parameters: ParameterValue? = nil) throws -> URLRequest {
-        try serialize(base.makeRequest(method: method, urlString: urlString), parameters: parameters)
+        try urlRequest(httpRequest(method: method, urlString: urlString, parameters: parameters), urlString: urlString)
     }
 }
 
@@ -198,9 +196,7 @@ extension HTTPRequestSerializer {
     ///   ``/HTTPSerializationCore/RequestSerializationError/invalidURL(_:)`` when the request would corrupt
     ///   what goes on the wire.
     public func applyingHeaders(to request: URLRequest) throws -> URLRequest {
-        let parts = try request.serializationParts()
-        let serialized = SerializedRequest(request: try applyingHeaders(to: parts.request), body: parts.body)
-        return try request.applying(serialized, fragment: parts.target.fragment)
+        try request.serialized { SerializedRequest(request: try applyingHeaders(to: $0), body: $1) }
     }
 
     /// A request for a checked method and URL string, with the request properties that were set.
