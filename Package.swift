@@ -60,10 +60,10 @@ let macroPluginTests: [Target] = withoutMacros ? [] : [
     ),
 ]
 
-// `@JSONTapeCodable`: the compiler plugin and the target that declares it (split out of the
+// `@GeneratedJSONCoding`: the compiler plugin and the target that declares it (split out of the
 // package's expression, which is otherwise too large to type-check in time).
 let macroTargets: [Target] = [
-        // The compiler plugin behind `@JSONTapeCodable`. SwiftPM decides which targets are
+        // The compiler plugin behind `@GeneratedJSONCoding`. SwiftPM decides which targets are
         // reachable before it reads conditions, so every edge to swift-syntax is conditional
         // too, and without the trait the sources compile to an empty program.
         .macro(
@@ -160,7 +160,7 @@ let package = Package(
         // Vapor 4's content coders, streamed multipart reads and streamed responses on this
         // package; empty unless the app enables the `Vapor` trait.
         .library(name: "HTTPSerializationVapor", targets: ["HTTPSerializationVapor"]),
-        // `@JSONTapeCodable`: readers generated per model, past what `Decodable` can reach;
+        // `@GeneratedJSONCoding`: readers generated per model, past what `Decodable` can reach;
         // the Codable layer alone unless the app enables the `Macros` trait (swift-syntax).
         .library(name: "HTTPSerializationMacros", targets: ["HTTPSerializationMacros"]),
     ],
@@ -179,7 +179,7 @@ let package = Package(
         ),
         .trait(
             name: "Macros",
-            description: "Declares @JSONTapeCodable in HTTPSerializationMacros, which writes each model's JSON reader and writer at compile time (builds swift-syntax)."
+            description: "Declares @GeneratedJSONCoding in HTTPSerializationMacros, which writes each model's JSON reader and writer at compile time (builds swift-syntax)."
         ),
     ],
     dependencies: [

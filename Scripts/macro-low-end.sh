@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `@JSONTapeCodable`'s plugin and its expansion tests built against the lowest swift-syntax the
+# `@GeneratedJSONCoding`'s plugin and its expansion tests built against the lowest swift-syntax the
 # package allows (Package.swift: "600.0.1"..<"604.0.0"), so that no API from a later release
 # slips in. The package's own builds resolve the newest; this one copies the plugin and its
 # tests into a scratch package that pins the version.

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPSerialization
 
-/// Readers straight from the text (`JSONTextReader`, what `@JSONTapeCodable` writes) on
+/// Readers straight from the text (`JSONTextReader`, what `@GeneratedJSONCoding` writes) on
 /// arbitrary bytes, against the tape alone: a decode that reads the text first must give what
 /// the tape gives, the same value or the same error, for models with nested objects, arrays,
 /// optionals, dictionaries, raw-value enums and a type with no reader of its own, also under `.convertFromSnakeCase` and with

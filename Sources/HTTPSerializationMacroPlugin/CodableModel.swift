@@ -62,10 +62,10 @@ struct CodableModel {
     static func refuseCustomCoding(in declaration: some DeclGroupSyntax, name: String, reads: Bool, writes: Bool) throws(Refusal) {
         for member in declaration.memberBlock.members {
             if reads, let initializer = member.decl.as(InitializerDeclSyntax.self), isDecodingInitializer(initializer) {
-                throw Refusal(node: Syntax(initializer), message: "\(name) has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)")
+                throw Refusal(node: Syntax(initializer), message: "\(name) has its own init(from:); a generated reader would not do what it does. Remove @GeneratedJSONCoding, or the custom init(from:)")
             }
             if writes, let function = member.decl.as(FunctionDeclSyntax.self), isEncodingFunction(function) {
-                throw Refusal(node: Syntax(function), message: "\(name) has its own encode(to:); a generated writer would not do what it does. Remove @JSONTapeCodable, or the custom encode(to:)")
+                throw Refusal(node: Syntax(function), message: "\(name) has its own encode(to:); a generated writer would not do what it does. Remove @GeneratedJSONCoding, or the custom encode(to:)")
             }
         }
     }
@@ -101,7 +101,7 @@ struct CodableModel {
                     let coding = decl.as(InitializerDeclSyntax.self).map(isDecodingInitializer) ?? false
                         || decl.as(FunctionDeclSyntax.self).map(isEncodingFunction) ?? false
                     if hidden || keys || coding || decl.is(IfConfigDeclSyntax.self) {
-                        throw Refusal(node: Syntax(decl), message: "@JSONTapeCodable does not see stored properties, coding keys or coding functions inside #if; move it out of the #if, or remove @JSONTapeCodable")
+                        throw Refusal(node: Syntax(decl), message: "@GeneratedJSONCoding does not see stored properties, coding keys or coding functions inside #if; move it out of the #if, or remove @GeneratedJSONCoding")
                     }
                 }
             }
@@ -112,27 +112,27 @@ struct CodableModel {
     static func codingKeys(in members: [DeclSyntax]) throws(Refusal) -> [(name: String, key: String)]? {
         for member in members {
             if let alias = member.as(TypeAliasDeclSyntax.self), alias.name.text == "CodingKeys" {
-                throw Refusal(node: Syntax(alias), message: "CodingKeys is a type alias; @JSONTapeCodable reads the cases of a CodingKeys enum declared in the type")
+                throw Refusal(node: Syntax(alias), message: "CodingKeys is a type alias; @GeneratedJSONCoding reads the cases of a CodingKeys enum declared in the type")
             }
             if let structKeys = member.as(StructDeclSyntax.self), structKeys.name.text == "CodingKeys" {
-                throw Refusal(node: Syntax(structKeys), message: "CodingKeys is a struct; @JSONTapeCodable reads the cases of a CodingKeys enum")
+                throw Refusal(node: Syntax(structKeys), message: "CodingKeys is a struct; @GeneratedJSONCoding reads the cases of a CodingKeys enum")
             }
             guard let keys = member.as(EnumDeclSyntax.self), keys.name.text == "CodingKeys" else { continue }
             var found: [(name: String, key: String)] = []
             for item in keys.memberBlock.members {
                 if let variable = item.decl.as(VariableDeclSyntax.self),
                    variable.bindings.contains(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "stringValue" }) {
-                    throw Refusal(node: Syntax(variable), message: "CodingKeys computes its own stringValue; @JSONTapeCodable needs each key as a raw value it can read")
+                    throw Refusal(node: Syntax(variable), message: "CodingKeys computes its own stringValue; @GeneratedJSONCoding needs each key as a raw value it can read")
                 }
                 if item.decl.is(IfConfigDeclSyntax.self) {
-                    throw Refusal(node: Syntax(item.decl), message: "@JSONTapeCodable does not see coding keys inside #if; move them out of the #if, or remove @JSONTapeCodable")
+                    throw Refusal(node: Syntax(item.decl), message: "@GeneratedJSONCoding does not see coding keys inside #if; move them out of the #if, or remove @GeneratedJSONCoding")
                 }
                 guard let cases = item.decl.as(EnumCaseDeclSyntax.self) else { continue }
                 for element in cases.elements {
                     let name = unescaped(element.name.text)
                     if let raw = element.rawValue?.value {
                         guard let literal = raw.as(StringLiteralExprSyntax.self), literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) else {
-                            throw Refusal(node: Syntax(raw), message: "the raw value of CodingKeys.\(name) is not a string literal; @JSONTapeCodable needs the key as written")
+                            throw Refusal(node: Syntax(raw), message: "the raw value of CodingKeys.\(name) is not a string literal; @GeneratedJSONCoding needs the key as written")
                         }
                         found.append((name, literal.trimmedDescription))
                     } else {
@@ -153,7 +153,7 @@ struct CodableModel {
         let bindings = Array(variable.bindings)
         if bindings.allSatisfy({ $0.accessorBlock.map(isComputed) == true }) { return }
         if modifiers.contains("lazy") {
-            throw Refusal(node: Syntax(variable), message: "lazy properties are not coded by @JSONTapeCodable; make it a plain stored property or a computed one")
+            throw Refusal(node: Syntax(variable), message: "lazy properties are not coded by @GeneratedJSONCoding; make it a plain stored property or a computed one")
         }
         // A property wrapper is a type, so its attribute is capitalized (`@Published`); the
         // language's own attributes (`@available`, `@usableFromInline`) are not.
@@ -161,7 +161,7 @@ struct CodableModel {
             guard let name = attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
             return name.first?.isUppercase == true && name != "MainActor"
         }) {
-            throw Refusal(node: Syntax(wrapper), message: "property wrappers change what Codable reads and writes; @JSONTapeCodable codes plain stored properties only")
+            throw Refusal(node: Syntax(wrapper), message: "property wrappers change what Codable reads and writes; @GeneratedJSONCoding codes plain stored properties only")
         }
         let isConstant = variable.bindingSpecifier.tokenKind == .keyword(.let)
         for (index, binding) in bindings.enumerated() {
@@ -169,7 +169,7 @@ struct CodableModel {
             // `let x = 1` is written but never read, as in synthesized `Codable`.
             let isDecoded = !(isConstant && binding.initializer != nil)
             guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
-                throw Refusal(node: Syntax(binding.pattern), message: "a tuple pattern declares several properties at once; declare each on its own for @JSONTapeCodable")
+                throw Refusal(node: Syntax(binding.pattern), message: "a tuple pattern declares several properties at once; declare each on its own for @GeneratedJSONCoding")
             }
             // `var a, b: Int`: the type written last is each earlier name's too.
             let type = binding.typeAnnotation?.type

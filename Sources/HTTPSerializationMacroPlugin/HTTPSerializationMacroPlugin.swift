@@ -4,6 +4,6 @@ import SwiftSyntaxMacros
 
 /// The macros this plugin expands.
 struct HTTPSerializationMacroPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [JSONTapeCodableMacro.self]
+    let providingMacros: [any Macro.Type] = [GeneratedJSONCodingMacro.self]
 }
 #endif

@@ -4,21 +4,21 @@ import HTTPSerializationMacros
 import SeededGenerators
 import Testing
 
-/// Models with `@JSONTapeCodable` readers, through the seeded differential documents: the
+/// Models with `@GeneratedJSONCoding` readers, through the seeded differential documents: the
 /// generated code gives `JSONDecoder`'s values and errors, and is the code that runs.
-@Suite("@JSONTapeCodable readers: JSONDecoder's values and errors")
+@Suite("@GeneratedJSONCoding readers: JSONDecoder's values and errors")
 struct GeneratedReaderTests {
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     enum Level: String, Codable, Equatable { case low, high }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Child: Codable, Equatable {
         var key: String
         var value: Int?
         var nested: [Child]?
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Model: Decodable, Equatable {
         var id: Int
         var name: String
@@ -36,7 +36,7 @@ struct GeneratedReaderTests {
         var huge: UInt64?
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct SnakeModel: Codable, Equatable {
         var userID: Int?
         var userName: String
@@ -65,7 +65,7 @@ struct GeneratedReaderTests {
     }
 
     /// Coding keys rename and leave out; a `let` with a value and a computed property are not read.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     public struct Renamed: Codable, Equatable {
         public var id: Int
         var title: String
@@ -93,7 +93,7 @@ struct GeneratedReaderTests {
 
     /// Properties whose types are not written (`var count = 0`), implicitly unwrapped and
     /// doubly optional ones, in a generic model: the reader names each type from the property.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Inferred<Item: Codable & Equatable & JSONTapeDecodable>: Codable, Equatable {
         var count = 0
         var label = "none"
@@ -104,9 +104,9 @@ struct GeneratedReaderTests {
     }
 
     /// A generic parameter named as the generated code's helpers once named theirs.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Page<Value: Codable & Equatable & JSONTapeDecodable>: Codable, Equatable {
-        @JSONTapeCodable
+        @GeneratedJSONCoding
         struct Cursor: Codable, Equatable { var next: String? }
         var values: [Value]
         var cursor: Cursor

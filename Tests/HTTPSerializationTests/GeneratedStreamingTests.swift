@@ -9,7 +9,7 @@ import Testing
 /// reader, straight from the text (a probe inside the model records which of its own readers
 /// ran, and only a reader of the text reaches its text reader), and the JSON request body, the
 /// stream writer and event encoding write it through its generated writer.
-@Suite("@JSONTapeCodable models through their generated readers and writers at every streaming and request entry point")
+@Suite("@GeneratedJSONCoding models through their generated readers and writers at every streaming and request entry point")
 struct GeneratedStreamingTests {
     /// How a ``Probe`` was read.
     enum Route: Equatable, Sendable { case text, tape, codable }
@@ -46,7 +46,7 @@ struct GeneratedStreamingTests {
         }
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Tracked: Codable, Equatable {
         var id: Int
         var probe: Probe
@@ -105,7 +105,7 @@ struct GeneratedStreamingTests {
 
     /// A model whose `encode(to:)`, declared in an extension the macro does not see, marks its
     /// text: only output that bypassed the generated writer carries the mark.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Written: Codable, Equatable {
         var id: Int
         var name: String

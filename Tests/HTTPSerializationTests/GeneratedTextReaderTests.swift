@@ -10,10 +10,10 @@ import Testing
 /// Generated readers straight from the text (`init(jsonText:)`), the fast path of a decode:
 /// every document the tape decodes, the text reader decodes to the same value, and every
 /// document it does not read is left to the tape, which gives the error.
-@Suite("@JSONTapeCodable readers over the text: the tape's values, or the tape")
+@Suite("@GeneratedJSONCoding readers over the text: the tape's values, or the tape")
 struct GeneratedTextReaderTests {
     /// ``GeneratedReaderTests/Model`` with generated children: every property reads from the text.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Model: Decodable, Equatable {
         var id: Int
         var name: String
@@ -187,7 +187,7 @@ struct GeneratedTextReaderTests {
         }
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Steps: Decodable, Equatable {
         var first: Step
         var second: Step?
@@ -233,7 +233,7 @@ struct GeneratedTextReaderTests {
         #expect(Self.fromText(Model.self, documents[4])?.name == "escaped")
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct WithPlain: Decodable, Equatable {
         var id: Int
         var plain: JSONTapeDecodableTests.PlainChild?
@@ -363,7 +363,7 @@ struct GeneratedTextReaderTests {
         #expect(JSONBodyDecoder().decodeFromText(Model.self, marked)?.id == 2)
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Keyed: Codable, Equatable {
         var a: Int?
         var nine: Int?
@@ -374,7 +374,7 @@ struct GeneratedTextReaderTests {
         }
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Kelvin: Codable, Equatable {
         var kelvin: Int?
         enum CodingKeys: String, CodingKey { case kelvin = "\u{212A}" }
@@ -421,7 +421,7 @@ struct GeneratedTextReaderTests {
         #expect(try JSONBodyDecoder().decode(GeneratedReaderTests.Child.self, from: Data(deep.utf8)).key == "k")
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Stamped: Codable, Equatable {
         var at: Date
         var blob: Data?
@@ -448,7 +448,7 @@ struct GeneratedTextReaderTests {
         #expect(try custom.decode(Stamped.self, from: Data(#"{"at":1}"#.utf8)).at == Date(timeIntervalSince1970: 0))
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Measures: Codable, Equatable {
         var a: Double
         var b: Float?
@@ -493,12 +493,12 @@ struct GeneratedTextReaderTests {
         }
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Lists: Codable, Equatable {
-        @JSONTapeCodable
+        @GeneratedJSONCoding
         struct Point: Codable, Equatable { var x: Int; var label: String; var weights: [Double] }
         /// Too large for two to fit in the stack's room: read as any array grows.
-        @JSONTapeCodable
+        @GeneratedJSONCoding
         struct Wide: Codable, Equatable { var a, b, c, d, e, f, g, h, i: String }
         var strings: [String]
         var ints: [Int]
@@ -540,7 +540,7 @@ struct GeneratedTextReaderTests {
     }
 
     /// A recursive model: arrays nested past the depth read into the stack grow as any array does.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Node: Codable, Equatable {
         var name: String
         var children: [Node]

@@ -6,11 +6,11 @@ import Testing
 @testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
 
-/// Models with `@JSONTapeCodable` writers against twins without them: the same bytes from
+/// Models with `@GeneratedJSONCoding` writers against twins without them: the same bytes from
 /// `JSONBodyEncoder` under every layout and key strategy, the same errors, and `JSONEncoder`'s values.
-@Suite("@JSONTapeCodable writers: the Encodable path's text and errors")
+@Suite("@GeneratedJSONCoding writers: the Encodable path's text and errors")
 struct GeneratedWriterTests {
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Child: Codable, Equatable {
         var key: String
         var value: Int?
@@ -23,10 +23,10 @@ struct GeneratedWriterTests {
         var nested: [PlainChild]?
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     enum Level: String, Codable, Equatable { case low, high }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Model: Codable, Equatable {
         var id: Int
         var name: String
@@ -137,10 +137,10 @@ struct GeneratedWriterTests {
         #expect(try converting.encode(model) == (try converting.encode(twin)))
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Row: Codable { var x: Double }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Grid: Codable {
         var values: [Double]
         var rows: [Row]
@@ -158,7 +158,7 @@ struct GeneratedWriterTests {
         #expect(JSONBodyEncoderTests.invalidValuePath { try JSONBodyEncoder().encode(inValues) } == ["values -", "Index 1 1"])
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Stamped: Encodable {
         var at: Date
         var blob: Data
@@ -259,7 +259,7 @@ struct GeneratedWriterTests {
         }
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct AroundTwice: Encodable {
         var before: Int
         var twice: Twice
@@ -311,7 +311,7 @@ struct GeneratedWriterTests {
         #expect(String(decoding: try JSONBodyEncoder().encode(AroundSwallowing(p: Swallowing(), q: 2)), as: UTF8.self) == #"{"p":{"y":1},"q":2}"#)
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Colliding: Codable {
         var userID: Int
         var user_id: Int
@@ -330,7 +330,7 @@ struct GeneratedWriterTests {
         #expect(try ParameterValue(json: try snake.encode(Colliding(userID: 1, user_id: 2))) == ["user_id": 2])
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Series: Codable, Equatable {
         var ints: [Int]
         var doubles: [Double]
@@ -366,7 +366,7 @@ struct GeneratedWriterTests {
 
     /// Keys of every width the writer treats apart (one word, two overlapping words, longer)
     /// and keys with characters to escape, at each end of a word.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct OddKeys: Codable, Equatable {
         var a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8, i = 9, j = 10, k = 11, l = 12
         enum CodingKeys: String, CodingKey {
@@ -399,7 +399,7 @@ struct GeneratedWriterTests {
         #expect(try ParameterValue(json: try compact.encode(OddKeys())) == (try ParameterValue(json: try JSONEncoder().encode(OddKeys()))))
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Keyed: Codable, Equatable {
         var `default`: String
         var note: String?

@@ -83,7 +83,7 @@ struct SnakeCaseKeyMatchingTests {
         }
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Account: Codable, Equatable {
         var userId: Int
         /// A coding key with an underscore between words, which no converted key can equal.

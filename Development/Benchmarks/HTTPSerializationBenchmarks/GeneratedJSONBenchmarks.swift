@@ -11,9 +11,9 @@ import HTTPSerializationMacros
 /// same models built from values already read, in order, with no key matched.
 enum GeneratedJSONBenchmarks {
     /// §6's record, with a generated reader.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct Record: Codable, Equatable {
-        @JSONTapeCodable
+        @GeneratedJSONCoding
         struct Address: Codable, Equatable { var street: String; var city: String; var zip: String }
 
         /// A record built from values already read, in order: the floor of §6's shapes.
@@ -37,7 +37,7 @@ enum GeneratedJSONBenchmarks {
 
     /// §6's record as a snake-case API sends it (``JSONBenchmarks/SnakeCaseRecord``), with a
     /// generated reader.
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct SnakeCaseRecord: Codable, Equatable {
         var id: Int
         var uuid: String
@@ -50,7 +50,7 @@ enum GeneratedJSONBenchmarks {
         var createdAt: String
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct TextRecord: Codable, Equatable {
         var id: Int
         var title: String
@@ -59,7 +59,7 @@ enum GeneratedJSONBenchmarks {
         var notes: [String]
     }
 
-    @JSONTapeCodable
+    @GeneratedJSONCoding
     struct NumberRecord: Codable, Equatable {
         var id: Int
         var x: Double
@@ -74,7 +74,7 @@ enum GeneratedJSONBenchmarks {
         let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
                                        headerFields: ["Content-Type": "application/json"])!
         print("")
-        print("JSON into and out of models with generated readers and writers (@JSONTapeCodable), against JSONDecoder and JSONEncoder on the same models")
+        print("JSON into and out of models with generated readers and writers (@GeneratedJSONCoding), against JSONDecoder and JSONEncoder on the same models")
         let records = JSONBenchmarks.document(objects: quick ? 500 : 56_000)
         let shuffled = JSONBenchmarks.document(objects: quick ? 500 : 56_000, keysInAnotherOrder: true)
         check(shuffled.count == records.count && shuffled != records, "the §6 document in another order is not the same text reordered")

@@ -1,8 +1,8 @@
-// README row `HTTPSerializationMacros`: `@JSONTapeCodable` (with the `Macros` trait) and the
+// README row `HTTPSerializationMacros`: `@GeneratedJSONCoding` (with the `Macros` trait) and the
 // Codable layer it re-exports.
 import HTTPSerializationMacros
 
-@JSONTapeCodable
+@GeneratedJSONCoding
 struct GeneratedItem: Codable {
     var name: String
     var count: Int?

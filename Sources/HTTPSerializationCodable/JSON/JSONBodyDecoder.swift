@@ -180,6 +180,9 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
             var cursor = JSONTextCursor(bytes, from: start, maximumDepth: maximumDepth)
             if case .convertFromSnakeCase = keyDecodingStrategy { cursor.convertsFromSnakeCase = true }
             var text = JSONTextReader(cursor, options: self)
+            #if DEBUG
+            defer { text.lifetime.ended = true }
+            #endif
             do {
                 let value = try text.decode(Reader.self)
                 try text.cursor.finishDocument()
@@ -204,6 +207,9 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     ) -> Result<T, any Error> {
         var document = JSONTapeDocument(borrowing: reader)
         let decoded = decodeRoot(type, from: document, at: entry, path: path)
+        #if DEBUG
+        document.lifetime.ended = true
+        #endif
         // A type may keep its decoder, or a container, past the decode: then the document
         // must own its memory before the bytes it reads go away.
         if !isKnownUniquelyReferenced(&document) { document.keepReadable() }

@@ -13,6 +13,11 @@ final class JSONTapeDocument {
     @exclusivity(unchecked) private(set) var reader: JSONTapeReader
     /// The copy `reader` points into once the document owns its memory.
     private var storage: JSONTapeStorage?
+    #if DEBUG
+    /// Ended when the decode that made the document returns: the readers a generated type is
+    /// handed check it (``JSONDecodeLifetime``).
+    let lifetime = JSONDecodeLifetime()
+    #endif
 
     /// A document over memory it does not own: valid until ``keepReadable()`` is due.
     init(borrowing reader: JSONTapeReader) {

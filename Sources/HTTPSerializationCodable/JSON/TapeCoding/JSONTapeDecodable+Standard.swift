@@ -12,36 +12,46 @@ import HTTPSerializationCore
 
 extension String: JSONTapeDecodable {
     /// Reads a JSON string.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.string(at: value.entry, path: { value.codingPath }) }
     /// Reads a JSON string from the text.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readString() }
 }
 
 extension Bool: JSONTapeDecodable {
     /// Reads `true` or `false`.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.bool(at: value.entry, path: { value.codingPath }) }
     /// Reads `true` or `false` from the text.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readBool() }
 }
 
 extension Double: JSONTapeDecodable {
     /// Reads a number, or a non-conforming float's string under the decoder's strategy.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
     /// Reads a number from the text, or a non-conforming float's string under the decoder's strategy.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
 }
 
 extension Float: JSONTapeDecodable {
     /// Reads a number that fits, or a non-conforming float's string under the decoder's strategy.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
     /// Reads a number that fits from the text, or a non-conforming float's string under the decoder's strategy.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
 }
 
 extension JSONTapeDecodable where Self: FixedWidthInteger {
     /// Reads a number that is an integer in range.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
     /// Reads a number that is an integer in range from the text.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readInteger() }
 }
 
@@ -58,42 +68,53 @@ extension UInt64: JSONTapeDecodable {}
 
 extension Date: JSONTapeDecodable {
     /// Reads a date under the decoder's date strategy.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Date.self) }
     /// Reads a date from the text, as from the tape.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Date.self) }
 }
 
 extension Data: JSONTapeDecodable {
     /// Reads data under the decoder's data strategy.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Data.self) }
     /// Reads data from the text, as from the tape.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Data.self) }
 }
 
 extension URL: JSONTapeDecodable {
     /// Reads a URL string.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(URL.self) }
     /// Reads a URL from the text, as from the tape.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(URL.self) }
 }
 
 extension Decimal: JSONTapeDecodable {
     /// Reads a number as a decimal, digit for digit.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Decimal.self) }
     /// Reads a decimal from the text, as from the tape.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Decimal.self) }
 }
 
 extension Optional: JSONTapeDecodable where Wrapped: JSONTapeDecodable {
     /// Reads `null` as nil, anything else as the wrapped type.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws { self = value.isNull ? nil : try Wrapped(jsonTape: value) }
     /// Reads `null` as nil from the text, anything else as the wrapped type.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readNull() ? nil : try reader.read(Wrapped.self) }
 }
 
 extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
     /// Reads a JSON array, each element by its type's reader (through
     /// ``JSONTapeDecodable/decodeArray(from:)``, specialized where the element type conforms).
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws {
         let decoder = value.decoder
         let path = { value.codingPath }
@@ -105,6 +126,7 @@ extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
     }
 
     /// Reads a JSON array from the text, each element by its type's reader.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws {
         if Element.self == String.self { self = unsafeBitCast(try reader.readStrings(), to: [Element].self) }
         else if Element.self == Int.self { self = unsafeBitCast(try reader.readInts(), to: [Element].self) }
@@ -119,6 +141,7 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
     /// type's reader, with `JSONDecoder`'s paths: a key that reads as a number is also an `Int`
     /// key, as `Dictionary.init(from:)` names it, except under a key strategy, where (as there)
     /// a repeated key's value is read too.
+    @_documentation(visibility: internal)
     public init(jsonTape value: JSONTapeValue) throws {
         let decoder = value.decoder
         let tape = decoder.tape
@@ -143,6 +166,7 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
     /// Reads a JSON object from the text, keys as written (the first of a repeated key), each
     /// value by its type's reader; under a key strategy a repeated key's value is read too,
     /// as on the tape.
+    @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws {
         self.init()
         var object = try reader.object()

@@ -1,23 +1,11 @@
-/// A type that writes its own JSON text, with no `Encoder` or containers in between.
+/// The runtime of `@GeneratedJSONCoding`'s writers: a type that writes its own JSON text, with
+/// no `Encoder` or containers in between.
 ///
-/// Encoding through `Encodable` costs a container per object, a `String` per key and a
-/// protocol call per value; a writer written (or generated) for the model writes its keys as
-/// bytes and its values directly. ``JSONBodyEncoder``, the JSON request serializers and the
-/// stream writers use the writer whenever the type has one, with the same text and the same
-/// errors as its `encode(to:)` gives.
-///
-/// A writer writes an object's properties in the order `encode(to:)` would:
-///
-/// ```swift
-/// extension User: JSONTapeEncodable {
-///     func encode(jsonTape writer: JSONTapeWriter) throws {
-///         var object = writer.object()
-///         try object.encode(id, forKey: "id")
-///         try object.encode(name, forKey: "name")
-///         try object.encodeIfPresent(nickname, forKey: "nickname")
-///     }
-/// }
-/// ```
+/// Not for hand use, as ``JSONTapeDecodable`` says: the macro writes the conformance.
+/// ``JSONBodyEncoder``, the JSON request serializers and the stream writers use the writer
+/// whenever the type has one, with the same text and the same errors as its `encode(to:)`
+/// gives. A writer is valid only during the call it is handed to.
+@_documentation(visibility: internal)
 public protocol JSONTapeEncodable: Encodable {
     /// Writes the value where `writer` stands, throwing the errors its `encode(to:)` would throw.
     func encode(jsonTape writer: JSONTapeWriter) throws
@@ -33,6 +21,7 @@ public protocol JSONTapeEncodable: Encodable {
 extension JSONTapeEncodable {
     /// Writes each element with ``encode(jsonTape:)``, its index on the coding path.
     @inlinable
+    @_documentation(visibility: internal)
     public static func encodeArray(_ elements: [Self], jsonTape writer: JSONTapeWriter) throws {
         let array = writer.beginArray()
         writer.pushIndex()
@@ -55,4 +44,5 @@ extension JSONTapeEncodable {
 }
 
 /// A type that both reads itself from the JSON tape and writes its own JSON text.
+@_documentation(visibility: internal)
 public typealias JSONTapeCodable = JSONTapeDecodable & JSONTapeEncodable

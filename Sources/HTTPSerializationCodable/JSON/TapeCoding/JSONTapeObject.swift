@@ -14,12 +14,25 @@ import HTTPSerializationCore
 /// (compared as `String`s compare) or a key strategy falls back to a search that finds what a
 /// keyed container would. Where a key repeats, the first is read, as `JSONDecoder` reads it.
 ///
-/// Valid only during the reader's call, as the ``JSONTapeValue`` it came from.
+/// Valid only during the reader's call, as the ``JSONTapeValue`` it came from. Part of
+/// `@GeneratedJSONCoding`'s runtime, not for hand use.
+@_documentation(visibility: internal)
 public struct JSONTapeObject {
+    #if DEBUG
+    // Held and checked at every use, as ``JSONTapeValue`` does in debug builds.
+    let liveDecoder: JSONTapeDecoder
+    var decoder: JSONTapeDecoder {
+        liveDecoder.document.lifetime.check()
+        return liveDecoder
+    }
+    /// The decoder's reader, read through the check.
+    var tape: JSONTapeReader { decoder.tape }
+    #else
     // Unowned and unchecked for the reason ``JSONTapeValue`` gives.
     unowned(unsafe) let decoder: JSONTapeDecoder
     /// The decoder's reader, which cannot move while a reader runs.
     let tape: JSONTapeReader
+    #endif
     let object: Int
     /// The entry after the object's last value.
     let end: Int
@@ -41,8 +54,12 @@ public struct JSONTapeObject {
     init(decoder: JSONTapeDecoder, object: Int) throws {
         let tape = decoder.tape
         guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
+        #if DEBUG
+        liveDecoder = decoder
+        #else
         self.decoder = decoder
         self.tape = tape
+        #endif
         self.object = object
         end = tape.offset(object)
         prefix = decoder.path.count
@@ -60,9 +77,11 @@ public struct JSONTapeObject {
     }
 
     /// The keys and indexes that lead to the object.
+    @_documentation(visibility: internal)
     public var codingPath: [any CodingKey] { decoder.codingPath(JSONPathSite(prefix: prefix)) }
 
     /// Whether the object has a value, null included, for `key`.
+    @_documentation(visibility: internal)
     public func contains(_ key: StaticString) -> Bool {
         var probe = self
         return probe.search(key) != nil
@@ -75,6 +94,7 @@ public struct JSONTapeObject {
     /// - Throws: `DecodingError.keyNotFound` when the object has no such key, otherwise the
     ///   error `type`'s reader throws, as `KeyedDecodingContainer.decode(_:forKey:)` would.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
         // Specialized in the caller, so the common scalars skip the path and the reader's call.
         if T.self == String.self { return unsafeBitCast(try decodeString(key, ifPresent: false)!, to: T.self) }
@@ -88,6 +108,7 @@ public struct JSONTapeObject {
 
     /// The value for `key` as `type`, or nil when the key is missing or its value is null.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
         if T.self == String.self { return unsafeBitCast(try decodeString(key, ifPresent: true), to: T?.self) }
         if T.self == Int.self { return unsafeBitCast(try decodeInt(key, ifPresent: true), to: T?.self) }
@@ -100,12 +121,14 @@ public struct JSONTapeObject {
 
     /// The value for `key` as `type`, through its `init(from:)`: for a property whose type has
     /// no reader of its own.
+    @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
         try decodeThroughDecodable(type, key, ifPresent: false)!
     }
 
     /// The value for `key` as `type` through its `init(from:)`, or nil when the key is missing
     /// or its value is null.
+    @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
         try decodeThroughDecodable(type, key, ifPresent: true)
     }

@@ -7,43 +7,66 @@ import HTTPSerializationCore
 
 /// One value of a parsed JSON document, as a ``JSONTapeDecodable`` reader gets it.
 ///
-/// Valid only during the reader's call: it reads memory the decode lends it.
+/// Valid only during the reader's call: it reads memory the decode lends it (debug builds trap
+/// where a kept one is used). Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
+@_documentation(visibility: internal)
 public struct JSONTapeValue {
+    #if DEBUG
+    // Debug builds hold the decoder and check at every use that its decode is running
+    // (``JSONDecodeLifetime``): a value kept past its call traps instead of reading freed memory.
+    let liveDecoder: JSONTapeDecoder
+    var decoder: JSONTapeDecoder {
+        liveDecoder.document.lifetime.check()
+        return liveDecoder
+    }
+    #else
     // Unowned and unchecked: a value is made by the decoder for a reader it is running, and
     // the decoder lives until the outermost decode returns, after every reader has; a value
-    // kept past its call is invalid anyway, as the document memory it reads is.
+    // kept past its call is invalid anyway, as the document memory it reads is (debug builds
+    // check that).
     unowned(unsafe) let decoder: JSONTapeDecoder
+    #endif
     @usableFromInline let entry: Int
 
     init(decoder: JSONTapeDecoder, entry: Int) {
+        #if DEBUG
+        liveDecoder = decoder
+        #else
         self.decoder = decoder
+        #endif
         self.entry = entry
     }
 
     /// Whether the value is JSON `null`.
+    @_documentation(visibility: internal)
     public var isNull: Bool { decoder.tape.kind(entry) == .null }
 
     /// The keys and indexes that lead to the value, as `Decoder.codingPath` gives them.
+    @_documentation(visibility: internal)
     public var codingPath: [any CodingKey] { decoder.codingPath }
 
     /// The decoder's `userInfo`, as `Decoder.userInfo` gives it.
+    @_documentation(visibility: internal)
     public var userInfo: [CodingUserInfoKey: Any] { decoder.userInfo }
 
     /// The value as an object, whose properties are read by key.
     ///
     /// - Throws: `DecodingError.typeMismatch`, or `valueNotFound` for a null, as
     ///   `container(keyedBy:)` throws them.
+    @_documentation(visibility: internal)
     public func object() throws -> JSONTapeObject {
         try JSONTapeObject(decoder: decoder, object: entry)
     }
 
     /// The value as `type`, read by its own reader.
     @inlinable
+    @_documentation(visibility: internal)
     public func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self) throws -> T {
         try T(jsonTape: self)
     }
 
     /// The value as `type`, through its `init(from:)`: for a type without a reader of its own.
+    @_documentation(visibility: internal)
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try decodeThroughDecodable(type)
     }
@@ -52,6 +75,7 @@ public struct JSONTapeValue {
     /// a raw value no case has is `DecodingError.dataCorrupted`.
     ///
     /// A generated reader for an enum with raw values reads itself this way.
+    @_documentation(visibility: internal)
     public func decodeRawValue<T: RawRepresentable>(of type: T.Type) throws -> T where T.RawValue: JSONTapeDecodable {
         let raw = try T.RawValue(jsonTape: self)
         if let value = T(rawValue: raw) { return value }

@@ -7,7 +7,8 @@ import HTTPSerializationCore
 
 /// Where one value of a ``JSONTapeEncodable`` writer goes in the JSON text being written.
 ///
-/// Valid only during the writer's call.
+/// Valid only during the writer's call. Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
+@_documentation(visibility: internal)
 public struct JSONTapeWriter {
     // Strong: an unowned(unsafe) reference is retained and released around every call made
     // through it, two pairs per property; a strong one is borrowed, retained once per writer.
@@ -18,12 +19,15 @@ public struct JSONTapeWriter {
     }
 
     /// The keys and indexes that lead to the value, as `Encoder.codingPath` gives them.
+    @_documentation(visibility: internal)
     public var codingPath: [any CodingKey] { encoder.codingPath }
 
     /// The encoder's `userInfo`, as `Encoder.userInfo` gives it.
+    @_documentation(visibility: internal)
     public var userInfo: [CodingUserInfoKey: Any] { encoder.userInfo }
 
     /// Writes the value as an object, whose properties are then written by key.
+    @_documentation(visibility: internal)
     public func object() -> JSONTapeObjectWriter {
         guard let id = encoder.openGeneratedObject() else {
             // A value below wrote out of order and the tree took the text: the object goes there.
@@ -34,6 +38,7 @@ public struct JSONTapeWriter {
 
     /// Writes `value` here, by its own writer.
     @inlinable
+    @_documentation(visibility: internal)
     public func encode<T: JSONTapeEncodable>(_ value: T) throws {
         try value.encode(jsonTape: self)
     }
@@ -41,6 +46,7 @@ public struct JSONTapeWriter {
     /// Writes `value` here as the `Encodable` path writes it: by its own writer if its
     /// dynamic type has one, else through its `encode(to:)`, with the encoder's strategies for
     /// dates, data, URLs and decimals. Not a way for a writer to call its own `encode(to:)`.
+    @_documentation(visibility: internal)
     public func encode<T: Encodable>(_ value: T) throws {
         try encoder.encodeValue(value)
     }
@@ -87,6 +93,7 @@ public struct JSONTapeWriter {
     /// Writes `value`'s raw value, as `RawRepresentable`'s `encode(to:)` writes it.
     ///
     /// A generated writer for an enum with raw values writes itself this way.
+    @_documentation(visibility: internal)
     public func encodeRawValue<T: RawRepresentable>(_ value: T) throws where T.RawValue: JSONTapeEncodable {
         try value.rawValue.encode(jsonTape: self)
     }
@@ -97,6 +104,7 @@ public struct JSONTapeWriter {
 ///
 /// Keys are the coding keys' strings, written as they are (or as the encoder's key strategy
 /// converts them). Valid only during the writer's call.
+@_documentation(visibility: internal)
 public struct JSONTapeObjectWriter {
     // Strong, for the reason ``JSONTapeWriter`` gives.
     let encoder: JSONStreamingEncoder
@@ -120,10 +128,12 @@ public struct JSONTapeObjectWriter {
     }
 
     /// The keys and indexes that lead to the object.
+    @_documentation(visibility: internal)
     public var codingPath: [any CodingKey] { encoder.codingPath }
 
     /// Writes `value` under `key`, by its own writer.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func encode<T: JSONTapeEncodable>(_ value: T, forKey key: StaticString) throws {
         // Specialized in the caller, so the common scalars skip the path and the writer's call.
         if T.self == String.self { return try encodeString(unsafeBitCast(value, to: String.self), key) }
@@ -148,6 +158,7 @@ public struct JSONTapeObjectWriter {
 
     /// Writes `value` under `key` unless it is nil, as `encodeIfPresent(_:forKey:)` leaves the key out.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func encodeIfPresent<T: JSONTapeEncodable>(_ value: T?, forKey key: StaticString) throws {
         guard let value else { return }
         try encode(value, forKey: key)
@@ -155,12 +166,14 @@ public struct JSONTapeObjectWriter {
 
     /// Writes `value` under `key` through its `encode(to:)`: for a property whose type has no
     /// writer of its own.
+    @_documentation(visibility: internal)
     public mutating func encode<T: Encodable>(_ value: T, forKey key: StaticString) throws {
         guard try encoder.beginGeneratedValue(inObject: id, key: key) else { return try encodeInTree(value, key) }
         try encoder.encodeValue(value, at: CodingKeys(key))
     }
 
     /// Writes `value` under `key` through its `encode(to:)` unless it is nil.
+    @_documentation(visibility: internal)
     public mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: StaticString) throws {
         guard let value else { return }
         try encode(value, forKey: key)

@@ -44,20 +44,45 @@ import HTTPSerializationCore
 /// self.nickname = try reader.decodeIfPresent(from: nickname)
 /// ```
 ///
-/// Valid only during the decode that made it: it reads memory the decode lends it.
+/// Valid only during the decode that made it: it reads memory the decode lends it (debug builds
+/// trap where a kept copy is used). Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
+@_documentation(visibility: internal)
 public struct JSONTextReader {
+    #if DEBUG
+    @usableFromInline var checkedCursor: JSONTextCursor
+    /// Ended by the decode that made the reader as it returns: a copy kept past it traps at its
+    /// next read (debug builds only; ``JSONDecodeLifetime``).
+    @usableFromInline let lifetime = JSONDecodeLifetime()
+    /// The cursor, through the check.
+    @usableFromInline var cursor: JSONTextCursor {
+        get {
+            lifetime.check()
+            return checkedCursor
+        }
+        _modify {
+            lifetime.check()
+            yield &checkedCursor
+        }
+    }
+    #else
     @usableFromInline var cursor: JSONTextCursor
+    #endif
     /// The decoder's options, for the values read through the tape's rules (dates, data, URLs, decimals).
     let options: JSONBodyDecoder
 
     /// An object being read, which the keyed reads and ``close(_:)`` take.
+    @_documentation(visibility: internal)
     public struct Object {
         @usableFromInline var state: JSONTextCursor.Object
         @usableFromInline init(_ state: JSONTextCursor.Object) { self.state = state }
     }
 
     init(_ cursor: JSONTextCursor, options: JSONBodyDecoder) {
+        #if DEBUG
+        checkedCursor = cursor
+        #else
         self.cursor = cursor
+        #endif
         self.options = options
     }
 
@@ -68,12 +93,14 @@ public struct JSONTextReader {
 
     /// Opens the object at the reader.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func object() throws -> Object {
         try Object(cursor.openObject())
     }
 
     /// The value for `key` in `object` as `type` (the first, where a key repeats).
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T {
         guard try seek(key, in: &object) else { throw Self.miss }
         defer { cursor.finishValue(in: &object.state) }
@@ -82,6 +109,7 @@ public struct JSONTextReader {
 
     /// The value for `key` in `object` as `type`, or nil when the key is missing or its value is null.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: JSONTapeDecodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T? {
         guard try seek(key, in: &object) else { return nil }
         defer { cursor.finishValue(in: &object.state) }
@@ -91,12 +119,14 @@ public struct JSONTextReader {
 
     /// A property whose type has no reader of its own is read through its `init(from:)`, on
     /// the tape: here it stops the reader.
+    @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T {
         throw Self.miss
     }
 
     /// A property of a type with no reader of its own, which stops the reader unless the key
     /// is missing or its value is null: then it is nil, as on the tape.
+    @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T? {
         guard try seek(key, in: &object) else { return nil }
         defer { cursor.finishValue(in: &object.state) }
@@ -106,6 +136,7 @@ public struct JSONTextReader {
 
     /// Reads the rest of `object` (members no property asked for) through its closing brace.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func close(_ object: inout Object) throws {
         try cursor.closeObject(&object.state)
     }
@@ -119,11 +150,13 @@ public struct JSONTextReader {
     /// order too (one written from the same model); any other order is cheaper read as it
     /// comes, each member matched once where it stands, than sought key by key.
     @inlinable @inline(__always)
+    @_documentation(visibility: internal)
     public func starts(with key: StaticString, in object: Object) -> Bool {
         cursor.starts(with: key, in: object.state)
     }
 
     /// A member's key, as ``nextMember(in:)`` finds it, which ``member(_:is:)`` compares.
+    @_documentation(visibility: internal)
     public struct Member {
         @usableFromInline let key: JSONTextCursor.MemberKey
         @usableFromInline init(_ key: JSONTextCursor.MemberKey) { self.key = key }
@@ -140,6 +173,7 @@ public struct JSONTextReader {
     /// }
     /// ```
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func nextMember(in object: inout Object) throws -> Member? {
         try cursor.nextMemberKey(in: &object.state).map(Member.init)
     }
@@ -147,6 +181,7 @@ public struct JSONTextReader {
     /// Whether `member`'s key is `key`, compared as the keyed `decode(_:forKey:in:)` compares keys
     /// (under the decoder's key strategy); a key that is not ASCII stops the reader.
     @inlinable @inline(__always)
+    @_documentation(visibility: internal)
     public func member(_ member: Member, is key: StaticString) throws -> Bool {
         try cursor.member(member.key, is: key)
     }
@@ -157,6 +192,7 @@ public struct JSONTextReader {
     /// in: strings made in another order cost glibc two to three times as much to free); any
     /// other value read at once. A slot holds one member of one object: declare the slots
     /// afresh for each object read.
+    @_documentation(visibility: internal)
     public struct Slot<Value> {
         @usableFromInline var noted = JSONTextCursor.NotedValue()
         @usableFromInline var value: Value?
@@ -168,6 +204,7 @@ public struct JSONTextReader {
     /// (a repeated key) keeps its first value, as the keyed `decode(_:forKey:in:)` does, and this one
     /// is only checked.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func read<T: JSONTapeDecodable>(into slot: inout Slot<T>) throws {
         // A string is only noted (the note keeps the first of a repeated key itself).
         if T.self == String.self { return try cursor.note(&slot.noted) }
@@ -179,6 +216,7 @@ public struct JSONTextReader {
 
     /// Notes the value of a type with no reader of its own, which `decode(from:)` then
     /// leaves to the tape (as `decodeIfPresent(from:)` does unless it is null).
+    @_documentation(visibility: internal)
     public mutating func read<T: Decodable>(into slot: inout Slot<T>) throws {
         try cursor.note(&slot.noted)
     }
@@ -187,6 +225,7 @@ public struct JSONTextReader {
     /// the tape gives `DecodingError.keyNotFound` for it. A null is read by the type's reader,
     /// which stops there unless the type reads null.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decode<T: JSONTapeDecodable>(from slot: Slot<T>) throws -> T {
         if let value = slot.value { return value }
         guard slot.noted.start >= 0 else { throw Self.miss }
@@ -195,6 +234,7 @@ public struct JSONTextReader {
 
     /// The value in `slot`, or nil when the slot is empty or holds null.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: JSONTapeDecodable>(from slot: Slot<T>) throws -> T? {
         if let value = slot.value { return value }
         // Other than a string, a value read at once that left none was null.
@@ -208,12 +248,14 @@ public struct JSONTextReader {
 
     /// A value of a type with no reader of its own, which stops the reader: the tape reads it
     /// through its `init(from:)`.
+    @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(from slot: Slot<T>) throws -> T {
         throw Self.miss
     }
 
     /// A value of a type with no reader of its own: nil when the slot is empty or holds null
     /// (as on the tape), else it stops the reader.
+    @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: Decodable>(from slot: Slot<T>) throws -> T? {
         guard slot.noted.start >= 0 else { return nil }
         guard try notedIsNull(slot.noted) else { throw Self.miss }
@@ -268,12 +310,14 @@ public struct JSONTextReader {
 
     /// The value at the reader as `type`, by its reader.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func decode<T: JSONTapeDecodable>(_ type: T.Type = T.self) throws -> T {
         try read(T.self)
     }
 
     /// The value at the reader as the raw value of `type`; a raw value no case has stops the
     /// reader (the tape's reading of it is `DecodingError.dataCorrupted`).
+    @_documentation(visibility: internal)
     public mutating func decodeRawValue<T: RawRepresentable>(of type: T.Type) throws -> T where T.RawValue: JSONTapeDecodable {
         guard let value = T(rawValue: try read(T.RawValue.self)) else { throw Self.miss }
         return value
@@ -292,6 +336,7 @@ public struct JSONTextReader {
 
     /// Reads the value at the reader, whatever it is.
     @inlinable
+    @_documentation(visibility: internal)
     public mutating func skipValue() throws {
         try cursor.skipValue()
     }

@@ -5,10 +5,10 @@ import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 @testable import HTTPSerializationMacroPlugin
 
-/// `@JSONTapeCodable`'s expansions, and its refusals with the reason, on source text.
-@Suite("@JSONTapeCodable: the reader it writes, and what it refuses")
-struct JSONTapeCodableMacroTests {
-    static let specs = ["JSONTapeCodable": MacroSpec(type: JSONTapeCodableMacro.self, conformances: ["JSONTapeDecodable", "JSONTapeEncodable"])]
+/// `@GeneratedJSONCoding`'s expansions, and its refusals with the reason, on source text.
+@Suite("@GeneratedJSONCoding: the reader it writes, and what it refuses")
+struct GeneratedJSONCodingMacroTests {
+    static let specs = ["GeneratedJSONCoding": MacroSpec(type: GeneratedJSONCodingMacro.self, conformances: ["JSONTapeDecodable", "JSONTapeEncodable"])]
 
     static func expand(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [], sourceLocation: SourceLocation = #_sourceLocation) {
         assertMacroExpansion(source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: specs) { failure in
@@ -20,7 +20,7 @@ struct JSONTapeCodableMacroTests {
     func storedProperties() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             public struct User: Codable {
                 public var id: Int
                 var `default`: String
@@ -48,7 +48,7 @@ struct JSONTapeCodableMacroTests {
 
             extension User: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case id
                     case `default`
                     case nickname
@@ -215,14 +215,14 @@ struct JSONTapeCodableMacroTests {
                 }
             }
             """,
-            diagnostics: [DiagnosticSpec(message: JSONTapeCodableMacro.unreadConstantWarning, line: 9, column: 9, severity: .warning)])
+            diagnostics: [DiagnosticSpec(message: GeneratedJSONCodingMacro.unreadConstantWarning, line: 9, column: 9, severity: .warning)])
     }
 
     @Test("a model that reads one property (a valued let is not read) has the key-by-key reader only; one of optionals reads them from slots")
     func documentOrderReaderOnlyWhereItHelps() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Pair: Codable {
                 let version = 1
                 var id: Int
@@ -236,7 +236,7 @@ struct JSONTapeCodableMacroTests {
 
             extension Pair: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case version
                     case id
                 }
@@ -268,11 +268,11 @@ struct JSONTapeCodableMacroTests {
                 }
             }
             """,
-            diagnostics: [DiagnosticSpec(message: JSONTapeCodableMacro.unreadConstantWarning, line: 3, column: 9, severity: .warning)]
+            diagnostics: [DiagnosticSpec(message: GeneratedJSONCodingMacro.unreadConstantWarning, line: 3, column: 9, severity: .warning)]
         )
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Options: Decodable {
                 var a: Int?
                 var b: String?
@@ -286,7 +286,7 @@ struct JSONTapeCodableMacroTests {
 
             extension Options: HTTPSerializationCodable.JSONTapeDecodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case a
                     case b
                 }
@@ -359,7 +359,7 @@ struct JSONTapeCodableMacroTests {
     func codingKeys() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Post: Codable {
                 var id: Int
                 var title: String
@@ -422,7 +422,7 @@ struct JSONTapeCodableMacroTests {
     func rawValueEnum() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             enum Level: String, Codable {
                 case low, high
             }
@@ -450,7 +450,7 @@ struct JSONTapeCodableMacroTests {
     func declaredCodingKeys() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Label: Encodable {
                 var `class`: Int
                 var `default`: String
@@ -466,7 +466,7 @@ struct JSONTapeCodableMacroTests {
 
             extension Label: HTTPSerializationCodable.JSONTapeEncodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case `class`
                     case `default`
                     case kind
@@ -481,7 +481,7 @@ struct JSONTapeCodableMacroTests {
             """)
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Settings: Decodable {
                 let version = 1
                 var name: String
@@ -495,7 +495,7 @@ struct JSONTapeCodableMacroTests {
 
             extension Settings: HTTPSerializationCodable.JSONTapeDecodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case version
                     case name
                 }
@@ -528,7 +528,7 @@ struct JSONTapeCodableMacroTests {
     func emptyModel() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Empty: Codable {
                 var computed: Int { 1 }
             }
@@ -555,7 +555,7 @@ struct JSONTapeCodableMacroTests {
     func notRefused() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct K: Decodable {
                 @available(*, deprecated) var x: Int
                 init(from other: Other) { x = other.x }
@@ -569,7 +569,7 @@ struct JSONTapeCodableMacroTests {
 
             extension K: HTTPSerializationCodable.JSONTapeDecodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
@@ -601,7 +601,7 @@ struct JSONTapeCodableMacroTests {
     func oneDirection() {
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct In: Decodable {
                 var x: Int
             }
@@ -613,7 +613,7 @@ struct JSONTapeCodableMacroTests {
 
             extension In: HTTPSerializationCodable.JSONTapeDecodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
                 public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
@@ -641,7 +641,7 @@ struct JSONTapeCodableMacroTests {
             """)
         Self.expand(
             """
-            @JSONTapeCodable
+            @GeneratedJSONCoding
             struct Out: Swift.Encodable & Sendable {
                 var x: Int
             }
@@ -653,7 +653,7 @@ struct JSONTapeCodableMacroTests {
 
             extension Out: HTTPSerializationCodable.JSONTapeEncodable {
                 private enum CodingKeys: CodingKey {
-                    // @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
                 public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws {
@@ -667,37 +667,37 @@ struct JSONTapeCodableMacroTests {
     @Test("what it cannot code is an error that says why: init(from:), encode(to:), #if, aliased, struct or computed keys, lazy, wrappers, tuples, associated values, classes")
     func refusals() {
         let cases: [(String, String, Int, Int)] = [
-            ("@JSONTapeCodable\nstruct A: Codable {\n    var x: Int\n    init(from decoder: any Decoder) throws { x = 1 }\n}",
-             "A has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)", 4, 5),
-            ("@JSONTapeCodable\nstruct H: Codable {\n    var x: Int\n    func encode(to encoder: any Encoder) throws {}\n}",
-             "H has its own encode(to:); a generated writer would not do what it does. Remove @JSONTapeCodable, or the custom encode(to:)", 4, 5),
-            ("@JSONTapeCodable\nenum S: String, Codable {\n    case a\n    init(from decoder: any Decoder) throws { self = .a }\n}",
-             "S has its own init(from:); a generated reader would not do what it does. Remove @JSONTapeCodable, or the custom init(from:)", 4, 5),
-            ("@JSONTapeCodable\nstruct I: Codable {\n    var x: Int\n    #if DEBUG\n    var trace: String\n    #endif\n}",
-             "@JSONTapeCodable does not see stored properties, coding keys or coding functions inside #if; move it out of the #if, or remove @JSONTapeCodable", 5, 5),
-            ("@JSONTapeCodable\nstruct J: Codable {\n    var x: Int\n    typealias CodingKeys = OtherKeys\n}",
-             "CodingKeys is a type alias; @JSONTapeCodable reads the cases of a CodingKeys enum declared in the type", 4, 5),
-            ("@JSONTapeCodable\nstruct B: Codable {\n    lazy var x: Int = 1\n}",
-             "lazy properties are not coded by @JSONTapeCodable; make it a plain stored property or a computed one", 3, 5),
-            ("@JSONTapeCodable\nstruct C: Codable {\n    @Wrapped var x: Int\n}",
-             "property wrappers change what Codable reads and writes; @JSONTapeCodable codes plain stored properties only", 3, 5),
-            ("@JSONTapeCodable\nstruct D: Codable {\n    var (x, y): (Int, Int)\n}",
-             "a tuple pattern declares several properties at once; declare each on its own for @JSONTapeCodable", 3, 9),
-            ("@JSONTapeCodable\nenum E: Codable {\n    case a(Int)\n}",
-             "@JSONTapeCodable reads enums with raw values; a has associated values", 3, 10),
-            ("@JSONTapeCodable\nenum F: Codable {\n    case a\n}",
-             "@JSONTapeCodable reads an enum by its raw value; give F a raw type such as String or Int as its first inherited type", 2, 6),
-            ("@JSONTapeCodable\nstruct G: Codable {\n    var x: Int\n    enum CodingKeys: Int, CodingKey {\n        case x = 1\n    }\n}",
-             "the raw value of CodingKeys.x is not a string literal; @JSONTapeCodable needs the key as written", 5, 18),
-            ("@JSONTapeCodable\nstruct K: Codable {\n    var x: Int\n    struct CodingKeys: CodingKey {\n        var stringValue: String\n    }\n}",
-             "CodingKeys is a struct; @JSONTapeCodable reads the cases of a CodingKeys enum", 4, 5),
-            ("@JSONTapeCodable\nstruct M: Codable {\n    var x: Int\n    enum CodingKeys: String, CodingKey {\n        case x\n        var stringValue: String { \"y\" }\n    }\n}",
-             "CodingKeys computes its own stringValue; @JSONTapeCodable needs each key as a raw value it can read", 6, 9),
-            ("@JSONTapeCodable\nclass L: Codable {\n    var x = 1\n}",
-             "@JSONTapeCodable applies to a struct or an enum with raw values", 1, 1),
+            ("@GeneratedJSONCoding\nstruct A: Codable {\n    var x: Int\n    init(from decoder: any Decoder) throws { x = 1 }\n}",
+             "A has its own init(from:); a generated reader would not do what it does. Remove @GeneratedJSONCoding, or the custom init(from:)", 4, 5),
+            ("@GeneratedJSONCoding\nstruct H: Codable {\n    var x: Int\n    func encode(to encoder: any Encoder) throws {}\n}",
+             "H has its own encode(to:); a generated writer would not do what it does. Remove @GeneratedJSONCoding, or the custom encode(to:)", 4, 5),
+            ("@GeneratedJSONCoding\nenum S: String, Codable {\n    case a\n    init(from decoder: any Decoder) throws { self = .a }\n}",
+             "S has its own init(from:); a generated reader would not do what it does. Remove @GeneratedJSONCoding, or the custom init(from:)", 4, 5),
+            ("@GeneratedJSONCoding\nstruct I: Codable {\n    var x: Int\n    #if DEBUG\n    var trace: String\n    #endif\n}",
+             "@GeneratedJSONCoding does not see stored properties, coding keys or coding functions inside #if; move it out of the #if, or remove @GeneratedJSONCoding", 5, 5),
+            ("@GeneratedJSONCoding\nstruct J: Codable {\n    var x: Int\n    typealias CodingKeys = OtherKeys\n}",
+             "CodingKeys is a type alias; @GeneratedJSONCoding reads the cases of a CodingKeys enum declared in the type", 4, 5),
+            ("@GeneratedJSONCoding\nstruct B: Codable {\n    lazy var x: Int = 1\n}",
+             "lazy properties are not coded by @GeneratedJSONCoding; make it a plain stored property or a computed one", 3, 5),
+            ("@GeneratedJSONCoding\nstruct C: Codable {\n    @Wrapped var x: Int\n}",
+             "property wrappers change what Codable reads and writes; @GeneratedJSONCoding codes plain stored properties only", 3, 5),
+            ("@GeneratedJSONCoding\nstruct D: Codable {\n    var (x, y): (Int, Int)\n}",
+             "a tuple pattern declares several properties at once; declare each on its own for @GeneratedJSONCoding", 3, 9),
+            ("@GeneratedJSONCoding\nenum E: Codable {\n    case a(Int)\n}",
+             "@GeneratedJSONCoding reads enums with raw values; a has associated values", 3, 10),
+            ("@GeneratedJSONCoding\nenum F: Codable {\n    case a\n}",
+             "@GeneratedJSONCoding reads an enum by its raw value; give F a raw type such as String or Int as its first inherited type", 2, 6),
+            ("@GeneratedJSONCoding\nstruct G: Codable {\n    var x: Int\n    enum CodingKeys: Int, CodingKey {\n        case x = 1\n    }\n}",
+             "the raw value of CodingKeys.x is not a string literal; @GeneratedJSONCoding needs the key as written", 5, 18),
+            ("@GeneratedJSONCoding\nstruct K: Codable {\n    var x: Int\n    struct CodingKeys: CodingKey {\n        var stringValue: String\n    }\n}",
+             "CodingKeys is a struct; @GeneratedJSONCoding reads the cases of a CodingKeys enum", 4, 5),
+            ("@GeneratedJSONCoding\nstruct M: Codable {\n    var x: Int\n    enum CodingKeys: String, CodingKey {\n        case x\n        var stringValue: String { \"y\" }\n    }\n}",
+             "CodingKeys computes its own stringValue; @GeneratedJSONCoding needs each key as a raw value it can read", 6, 9),
+            ("@GeneratedJSONCoding\nclass L: Codable {\n    var x = 1\n}",
+             "@GeneratedJSONCoding applies to a struct or an enum with raw values", 1, 1),
         ]
         for (source, message, line, column) in cases {
-            let stripped = String(source.dropFirst("@JSONTapeCodable\n".count))
+            let stripped = String(source.dropFirst("@GeneratedJSONCoding\n".count))
             Self.expand(source, stripped, diagnostics: [DiagnosticSpec(message: message, line: line, column: column)])
         }
     }

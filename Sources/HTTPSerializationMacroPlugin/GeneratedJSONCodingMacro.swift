@@ -4,9 +4,9 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@JSONTapeCodable`: writes a struct's `JSONTapeDecodable` reader and `JSONTapeEncodable`
+/// `@GeneratedJSONCoding`: writes a struct's `JSONTapeDecodable` reader and `JSONTapeEncodable`
 /// writer from its stored properties and coding keys, or an enum's from its raw values.
-public struct JSONTapeCodableMacro: ExtensionMacro {
+public struct GeneratedJSONCodingMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
@@ -16,11 +16,11 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
         do throws(CodableModel.Refusal) {
             (members, unreadConstants) = try generatedMembers(for: declaration, reads: directions.reads, writes: directions.writes)
         } catch {
-            context.diagnose(Diagnostic(node: error.node, message: JSONTapeCodableMessage(message: error.message)))
+            context.diagnose(Diagnostic(node: error.node, message: GeneratedJSONCodingMessage(message: error.message)))
             return []
         }
         for node in unreadConstants {
-            context.diagnose(Diagnostic(node: node, message: JSONTapeCodableMessage(message: unreadConstantWarning, severity: .warning)))
+            context.diagnose(Diagnostic(node: node, message: GeneratedJSONCodingMessage(message: unreadConstantWarning, severity: .warning)))
         }
         // Only the conformances the type does not have yet, as the compiler asks.
         let wanted = protocols.map(\.trimmedDescription).compactMap { name -> String? in
@@ -124,11 +124,11 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             for member in enumeration.memberBlock.members {
                 guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
                 if let element = cases.elements.first(where: { $0.parameterClause != nil }) {
-                    throw CodableModel.Refusal(node: Syntax(element), message: "@JSONTapeCodable reads enums with raw values; \(element.name.text) has associated values")
+                    throw CodableModel.Refusal(node: Syntax(element), message: "@GeneratedJSONCoding reads enums with raw values; \(element.name.text) has associated values")
                 }
             }
             guard hasRawType(enumeration) else {
-                throw CodableModel.Refusal(node: Syntax(enumeration.name), message: "@JSONTapeCodable reads an enum by its raw value; give \(enumeration.name.text) a raw type such as String or Int as its first inherited type")
+                throw CodableModel.Refusal(node: Syntax(enumeration.name), message: "@GeneratedJSONCoding reads an enum by its raw value; give \(enumeration.name.text) a raw type such as String or Int as its first inherited type")
             }
             if reads {
                 members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", ["self = try value.decodeRawValue(of: Self.self)"]))
@@ -139,7 +139,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
             }
             return (members, [])
         }
-        throw CodableModel.Refusal(node: Syntax(declaration), message: "@JSONTapeCodable applies to a struct or an enum with raw values")
+        throw CodableModel.Refusal(node: Syntax(declaration), message: "@GeneratedJSONCoding applies to a struct or an enum with raw values")
     }
 
     /// The text reader's path for an object whose first key is not the model's: members
@@ -171,7 +171,7 @@ public struct JSONTapeCodableMacro: ExtensionMacro {
     /// code would not use) are a redeclaration error, not a silent disagreement. An empty model
     /// needs none: keys in an extension would name no property, which `Codable` refuses already.
     static func codingKeys(for properties: [CodableModel.Property]) -> String {
-        let lines = ["// @JSONTapeCodable reads CodingKeys from the type's body only: declare them there, not in an extension."]
+        let lines = ["// @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension."]
             + properties.map { "case \($0.name)" }
         return function("private enum CodingKeys: CodingKey", lines)
     }
@@ -242,9 +242,9 @@ extension Substring {
 }
 
 /// A refusal (an error) or a warning, as the compiler shows it.
-struct JSONTapeCodableMessage: DiagnosticMessage {
+struct GeneratedJSONCodingMessage: DiagnosticMessage {
     let message: String
     var severity: DiagnosticSeverity = .error
-    var diagnosticID: MessageID { MessageID(domain: "HTTPSerializationMacros", id: "JSONTapeCodable") }
+    var diagnosticID: MessageID { MessageID(domain: "HTTPSerializationMacros", id: "GeneratedJSONCoding") }
 }
 #endif

@@ -1,0 +1,22 @@
+/// Whether the decode that lent a generated reader its memory is still running: debug builds
+/// only, so that a ``JSONTapeValue``, ``JSONTapeObject`` or ``JSONTextReader`` kept past its
+/// decode traps where it is used, rather than reading memory that is gone.
+///
+/// Release builds hold no such object: the readers there keep an unowned, unchecked reference
+/// to the decoder and a pointer into the text, which is what makes them fast.
+@usableFromInline
+final class JSONDecodeLifetime {
+    /// Set by the decode as it returns.
+    @usableFromInline var ended = false
+
+    @usableFromInline init() {}
+
+    /// Traps when the decode has returned.
+    @inlinable
+    func check() {
+        precondition(!ended, """
+            A JSON reader was used after the decode that made it returned: JSONTapeValue, JSONTapeObject and \
+            JSONTextReader are valid only during the call they are passed to, and generated code never keeps them.
+            """)
+    }
+}
