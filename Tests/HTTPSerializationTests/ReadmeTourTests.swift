@@ -2,12 +2,40 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import EchoServer
 import Testing
 import HTTPSerialization
 
-/// The README's tour, statement for statement, so the documented outputs stay true.
-@Suite("README tour")
+/// The API tour (the DocC article `APITour`, once the README's), statement for statement, so
+/// the documented outputs stay true; and the README's client and stream snippets, run.
+@Suite("README and API tour")
 struct ReadmeTourTests {
+    @Test("the README's client request and stream run as written, against a loopback server")
+    func readmeSnippets() async throws {
+        let server = try await EchoServer.start()
+        let base = server.baseURL.absoluteString
+        struct Item: Decodable { var name: String }
+        do {
+            let answer = "/respond?status=200&type=application/json&body=%7B%22name%22%3A%22pen%22%7D"
+            let request = try JSONRequestSerializer().httpRequest(
+                method: "POST", urlString: base + answer, parameters: ["name": "pen", "price": 1.5])
+            let result = try await URLSession.shared.response(for: request, serializer: DecodableResponseSerializer(Item.self))
+            #expect(result.output.name == "pen")
+
+            let events = try HTTPRequestSerializer().httpRequest(method: "GET", urlString: base + "/sse?count=3&pause=0")
+            let streamed = try await URLSession.shared.stream(for: events)
+            var received: [ServerSentEvent] = []
+            for try await event in streamed.values(ServerSentEventsResponseSerializer()) {
+                received.append(event)
+            }
+            #expect(received.count == 3)
+        } catch {
+            try await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     @Test("the tour's snippets produce the documented results")
     func tour() throws {
         let literal: ParameterValue = [
