@@ -2,7 +2,7 @@
 ///
 /// The standard library's `Array.init(from:)` asks for an unkeyed container (an existential
 /// boxed on the heap), then reads each element through it, appending to an array it did not
-/// reserve, all in unspecialized code: about 100 ns an element more than this loop. Each
+/// reserve, all in unspecialized code, which costs each element more than this loop. Each
 /// element is decoded exactly as the container would decode it, with the same path, so values
 /// and errors do not change.
 protocol JSONDecodableArray {

@@ -7,7 +7,7 @@ import Foundation
 /// `Decimal`'s `description`, written as bytes without building a `String`.
 ///
 /// Foundation's `description` divides the 128-bit mantissa by ten once per digit and builds
-/// the text a character at a time (about 3 µs for a 17-digit value on Linux), which made
+/// the text a character at a time (the design notes have its cost), which made
 /// `Decimal`s the whole cost of writing a tree `JSONSerialization` had read. This reads the
 /// value's parts from its storage and writes the same text from 19-digit chunks.
 ///

@@ -16,7 +16,7 @@ import Foundation
 /// length or count of 2^26 or more, or an offset or end of 2^32 or more, does not fit: the
 /// entry is wide, and bits 6–63 index a pair of words in the tape's overflow (the length or
 /// count, then the offset or end), so no count of wide entries runs out of bits. One word rather than two halves the memory the scan writes
-/// and every output reads back (a third word cost 5% of a §6 parse).
+/// and every output reads back (a third word cost a measurable part of a parse; see the design notes).
 @usableFromInline
 package struct JSONTape: Sendable {
     @usableFromInline package enum Kind: UInt8 {

@@ -5,7 +5,7 @@
 /// with one bit scan and no false alarms (word tricks can flag a byte that only borrowed).
 @usableFromInline package enum ByteBlock {
     // Spelled out as `SIMD16<UInt8>`: written inline as `SIMD16(repeating:)`, the comparisons
-    // compile lane by lane, thirty times slower.
+    // compile lane by lane, many times slower (the design notes have the figure).
     @inlinable static var quotes: SIMD16<UInt8> { SIMD16<UInt8>(repeating: UInt8(ascii: "\"")) }
     @inlinable static var backslashes: SIMD16<UInt8> { SIMD16<UInt8>(repeating: UInt8(ascii: "\\")) }
     @inlinable static var slashes: SIMD16<UInt8> { SIMD16<UInt8>(repeating: UInt8(ascii: "/")) }
