@@ -37,19 +37,20 @@ public struct ImageReadingError: BodyReadingError {
     /// Always nil: image decoders do not say where in the body they stopped.
     public var offset: Int? { nil }
 
-    /// The fault in one sentence.
-    public var description: String {
+    /// The fault in one sentence: `The image is 100000 × 100000 pixels, more than …`.
+    public var description: String { "The \(reasonText)." }
+
+    /// The reason in words, without the sentence around it: `image is 100000 × 100000 pixels,
+    /// more than the 16777216 allowed`.
+    public var reasonText: String {
         switch reason {
-        case .unrecognized: return "The response is not a supported image."
-        case .tooLarge(let width, let height, let limit): return "The image is \(width) × \(height) pixels, more than the \(limit) allowed."
-        case .notDecoded(let format): return "The \(format.displayName) image is recognised but not decoded on this platform."
-        case .corrupt(let format, let detail?): return "The \(format.displayName) image could not be decoded: \(detail)."
-        case .corrupt(let format, nil): return "The \(format.displayName) image could not be decoded."
+        case .unrecognized: return "response is not a supported image"
+        case .tooLarge(let width, let height, let limit): return "image is \(width) × \(height) pixels, more than the \(limit) allowed"
+        case .notDecoded(let format): return "\(format.displayName) image is recognised but not decoded on this platform"
+        case .corrupt(let format, let detail?): return "\(format.displayName) image could not be decoded: \(detail)"
+        case .corrupt(let format, nil): return "\(format.displayName) image could not be decoded"
         }
     }
-
-    /// The reason in words, as ``description`` gives it.
-    public var reasonText: String { description }
 }
 
 extension ImageHeader.Format {

@@ -79,4 +79,44 @@ struct BodyReadingErrorTests {
         #expect(error != .unreadableBody(refusal, response: other))
         #expect(error != .responseSerializationFailed(reason: error.reason, response: Self.context))
     }
+
+    /// Two errors per case that differ in one field, and one case against every other.
+    static func everyCase(_ context: ResponseContext) -> [[ResponseSerializationError]] {
+        let refused = UnderlyingError(CSVReadingError(reasonText: "x", offset: nil))
+        let json = JSONReadingError(.noValue, offset: 1)
+        return [
+            [.unacceptableStatusCode(404, response: context), .unacceptableStatusCode(500, response: context),
+             .unacceptableStatusCode(404, response: context, underlying: .unacceptableContentType(nil, response: context))],
+            [.unacceptableContentType("text/html", response: context), .unacceptableContentType(nil, response: context)],
+            [.responseSerializationFailed(reason: "a", response: context), .responseSerializationFailed(reason: "b", response: context),
+             .responseSerializationFailed(reason: "a", response: context, underlying: refused),
+             .responseSerializationFailed(reason: "a", response: context, validation: .unacceptableStatusCode(404, response: context))],
+            [.unreadableJSON(json, response: context), .unreadableJSON(JSONReadingError(.noValue, offset: 2), response: context),
+             .unreadableJSON(json, response: context, validation: .unacceptableStatusCode(404, response: context))],
+            [.unreadableBody(CSVReadingError(reasonText: "x", offset: nil), response: context),
+             .unreadableBody(TSVReadingError(reasonText: "x", offset: nil), response: context)],
+            [.validationFailed(refused, response: context), .validationFailed(UnderlyingError(TSVReadingError(reasonText: "x", offset: nil)), response: context)],
+            [.preprocessingFailed(refused, response: context)],
+        ]
+    }
+
+    @Test("every case equals itself and nothing else: no other case, no value that differs in a field")
+    func equalityOfEveryCase() {
+        let groups = Self.everyCase(Self.context)
+        let all = groups.flatMap { $0 }
+        for (i, lhs) in all.enumerated() {
+            for (j, rhs) in all.enumerated() {
+                #expect((lhs == rhs) == (i == j), "\(lhs) against \(rhs)")
+            }
+        }
+        // The same payload in two cases that carry the same types is still two errors.
+        let refused = UnderlyingError(CSVReadingError(reasonText: "x", offset: nil))
+        #expect(ResponseSerializationError.validationFailed(refused, response: Self.context)
+            != .preprocessingFailed(refused, response: Self.context))
+        // The response is compared in every case.
+        let other = ResponseContext(response: HTTPResponse(status: .notFound), data: nil)
+        for (error, moved) in zip(all, Self.everyCase(other).flatMap { $0 }) {
+            #expect(error != moved, "\(error)")
+        }
+    }
 }

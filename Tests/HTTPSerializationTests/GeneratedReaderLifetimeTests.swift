@@ -50,7 +50,14 @@ struct GeneratedReaderLifetimeTests {
 
     static let document = Data(#"{"id": 7}"#.utf8)
 
-    @Test("used during the decode, the kept readers read as usual")
+    /// What a decode of `type` left in the task's `Kept`, once the decode has returned.
+    static func keptAfterDecoding<T: Decodable>(_ type: T.Type) throws -> Kept {
+        let kept = Kept()
+        _ = try $kept.withValue(kept) { try JSONBodyDecoder().decode(type, from: document) }
+        return kept
+    }
+
+    @Test("readers that keep what they are handed still decode as usual")
     func usedDuringDecode() throws {
         let kept = Kept()
         let values = try Self.$kept.withValue(kept) {
@@ -71,10 +78,7 @@ struct GeneratedReaderLifetimeTests {
     @Test("a JSONTapeValue used after its decode returned traps")
     func keptTapeValueTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let kept = GeneratedReaderLifetimeTests.Kept()
-            _ = try GeneratedReaderLifetimeTests.$kept.withValue(kept) {
-                try JSONBodyDecoder().decode(GeneratedReaderLifetimeTests.KeepsTapeValue.self, from: GeneratedReaderLifetimeTests.document)
-            }
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeValue.self)
             _ = kept.value?.isNull
         }
         #expect(Self.trappedOnLifetime(result))
@@ -83,10 +87,7 @@ struct GeneratedReaderLifetimeTests {
     @Test("a JSONTapeObject used after its decode returned traps")
     func keptTapeObjectTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let kept = GeneratedReaderLifetimeTests.Kept()
-            _ = try GeneratedReaderLifetimeTests.$kept.withValue(kept) {
-                try JSONBodyDecoder().decode(GeneratedReaderLifetimeTests.KeepsTapeValue.self, from: GeneratedReaderLifetimeTests.document)
-            }
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeValue.self)
             _ = kept.object?.contains("id")
         }
         #expect(Self.trappedOnLifetime(result))
@@ -95,10 +96,7 @@ struct GeneratedReaderLifetimeTests {
     @Test("a JSONTextReader used after its decode returned traps")
     func keptTextReaderTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let kept = GeneratedReaderLifetimeTests.Kept()
-            _ = try GeneratedReaderLifetimeTests.$kept.withValue(kept) {
-                try JSONBodyDecoder().decode(GeneratedReaderLifetimeTests.KeepsTextReader.self, from: GeneratedReaderLifetimeTests.document)
-            }
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTextReader.self)
             var reader = kept.reader
             try reader?.skipValue()
         }

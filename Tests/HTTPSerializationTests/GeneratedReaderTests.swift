@@ -83,7 +83,7 @@ struct GeneratedReaderTests {
         let ours = try JSONBodyDecoder().decode(Renamed.self, from: text)
         #expect(ours == (try JSONDecoder().decode(Renamed.self, from: text)))
         #expect(ours.id == 3 && ours.title == "hi" && !ours.draft && ours.kind == "post")
-        let generated: any JSONTapeCodable.Type = Renamed.self
+        let generated: any (JSONTapeDecodable & JSONTapeEncodable).Type = Renamed.self
         #expect(ObjectIdentifier(generated) == ObjectIdentifier(Renamed.self))
         let missing = Data(#"{"post_id":3}"#.utf8)
         let error = JSONBodyDecoderDifferentialTests.Outcome { try JSONBodyDecoder().decode(Renamed.self, from: missing) }

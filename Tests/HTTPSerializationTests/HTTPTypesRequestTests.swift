@@ -239,6 +239,26 @@ struct HTTPTypesRequestTests {
         }
     }
 
+    @Test("a URL with a host and no path asks for / on the wire, and a URLRequest keeps it as written, fragment included and checked")
+    func emptyPathAndFragment() throws {
+        let serializer = plainSerializer()
+        // As AFNetworking: the URL as written, the query joined to it.
+        let built = try serializer.request(method: "GET", urlString: "http://host", parameters: ["q": 1])
+        #expect(built.url?.absoluteString == "http://host?q=1")
+        let handed = try serializer.serialize(URLRequest(url: URL(string: "http://host?a=1")!), parameters: ["q": 1])
+        #expect(handed.url?.absoluteString == "http://host?a=1&q=1")
+        // The request line asks for `/` in every form.
+        #expect(try serializer.httpRequest(method: "GET", urlString: "http://host", parameters: ["q": 1]).request.path == "/?q=1")
+        #expect(try SerializedRequest(built).request.path == "/?q=1")
+        #expect(try SerializedRequest(URLRequest(url: URL(string: "http://host")!)).request.path == "/")
+
+        let withFragment = try serializer.request(method: "GET", urlString: "http://host/a#part", parameters: ["q": 1])
+        #expect(withFragment.url?.absoluteString == "http://host/a?q=1#part")
+        #expect(throws: RequestSerializationError.self) {
+            try serializer.request(method: "GET", urlString: "http://host/a#pa^rt", parameters: ["q": 1])
+        }
+    }
+
     @Test("a relative URL string stays relative in the HTTPRequest form")
     func relativeTargets() throws {
         let serialized = try plainSerializer().httpRequest(method: "GET", urlString: "url", parameters: ["a": 1])

@@ -227,7 +227,7 @@ struct JSONBodyDecoderTests {
         }
     }
 
-    @Test("a decoder kept after decode returns still reads its document")
+    @Test("a decoder kept after decode returns still reads its document, through the readers of arrays, dictionaries and optionals too")
     func keptDecoderStaysValid() throws {
         final class Keeper: Decodable, @unchecked Sendable {
             // Written once in init(from:) and read after; the test touches it from one thread.
@@ -239,6 +239,13 @@ struct JSONBodyDecoderTests {
             let container = try kept.decoder.container(keyedBy: JSONCodingKey.self)
             #expect(try container.decode(String.self, forKey: JSONCodingKey(stringValue: "a")).hasPrefix(text.contains("long") ? "long" : "short"))
         }
+        // Values the runtime reads itself (arrays, dictionaries, optionals) go through its
+        // readers, made after the decode from the kept document.
+        let kept = try Self.decode(Keeper.self, #"{"flags": [true, false], "counts": {"a": 1}, "ratio": 0.5}"#)
+        let container = try kept.decoder.container(keyedBy: JSONCodingKey.self)
+        #expect(try container.decode([Bool].self, forKey: JSONCodingKey(stringValue: "flags")) == [true, false])
+        #expect(try container.decode([String: Int64].self, forKey: JSONCodingKey(stringValue: "counts")) == ["a": 1])
+        #expect(try container.decode(Float?.self, forKey: JSONCodingKey(stringValue: "ratio")) == 0.5)
     }
 
     @Test("DecodableResponseSerializer decodes with JSONBodyDecoder by default")

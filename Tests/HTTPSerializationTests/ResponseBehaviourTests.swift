@@ -10,7 +10,6 @@ import Testing
 @testable import HTTPSerialization
 @testable import HTTPSerializationCodable
 @testable import HTTPSerializationCore
-@testable import HTTPSerializationImages
 @testable import HTTPSerializationFoundation
 @testable import HTTPSerializationImages
 @testable import HTTPSerializationXML

@@ -208,6 +208,7 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         var document = JSONTapeDocument(borrowing: reader)
         let decoded = decodeRoot(type, from: document, at: entry, path: path)
         #if DEBUG
+        // Readers made during the decode end with it; a kept document starts a new lifetime.
         document.lifetime.ended = true
         #endif
         // A type may keep its decoder, or a container, past the decode: then the document

@@ -14,9 +14,11 @@ final class JSONTapeDocument {
     /// The copy `reader` points into once the document owns its memory.
     private var storage: JSONTapeStorage?
     #if DEBUG
-    /// Ended when the decode that made the document returns: the readers a generated type is
-    /// handed check it (``JSONDecodeLifetime``).
-    let lifetime = JSONDecodeLifetime()
+    /// The lifetime the readers made now take (``JSONDecodeLifetime``): ended when the decode
+    /// that made the document returns; a document kept past it (``keepReadable()``) owns its
+    /// memory and starts a new one, so a decoder kept by a type still reads through fresh
+    /// readers, while readers made during the decode stay ended.
+    var lifetime = JSONDecodeLifetime()
     #endif
 
     /// A document over memory it does not own: valid until ``keepReadable()`` is due.
@@ -36,6 +38,9 @@ final class JSONTapeDocument {
         guard storage == nil else { return }
         let copy = JSONTapeStorage(copying: reader)
         storage = copy
+        #if DEBUG
+        lifetime = JSONDecodeLifetime()
+        #endif
         reader = JSONTapeReader(base: copy.bytes.baseAddress!, byteCount: copy.bytes.count, words: copy.words, overflow: copy.overflow)
     }
 }

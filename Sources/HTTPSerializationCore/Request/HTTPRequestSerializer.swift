@@ -178,11 +178,8 @@ public struct HTTPRequestSerializer: HTTPRequestSerializerComposing {
 
     /// An `HTTPRequest` for a method and URL, in origin form; checked when it is serialized.
     package func makeHTTPRequest(method: HTTPRequest.Method, url: URL) -> HTTPRequest {
-        var target = RequestTarget(url.absoluteString)
-        if target.authority != nil, !target.pathAndQuery.hasPrefix("/") {
-            target.pathAndQuery = "/" + target.pathAndQuery
-        }
-        return HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.pathAndQuery)
+        let target = RequestTarget(url.absoluteString)
+        return HTTPRequest(method: method, scheme: target.scheme, authority: target.authority, path: target.originForm)
     }
 
     private func queryString(for request: HTTPRequest, parameters: ParameterValue) throws -> String {

@@ -36,6 +36,12 @@ package struct RequestTarget: Sendable, Equatable {
         pathAndQuery = String(rest)
     }
 
+    /// The path and query as a request line asks for them (origin form): `/` before a query or
+    /// nothing when the URL names a host but no path (`http://host?q=1` asks for `/?q=1`).
+    package var originForm: String {
+        authority != nil && !pathAndQuery.hasPrefix("/") ? "/" + pathAndQuery : pathAndQuery
+    }
+
     /// The target of a request head; its path is taken as it is.
     package init(_ request: HTTPRequest) {
         scheme = request.scheme

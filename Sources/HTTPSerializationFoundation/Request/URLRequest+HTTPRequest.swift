@@ -26,7 +26,7 @@ extension URLRequest {
         // The fields were checked above, before HTTPFields could turn CR or LF into spaces.
         try target.validate()
         let head = HTTPRequest(method: method, scheme: target.scheme, authority: target.authority,
-                               path: target.pathAndQuery, headerFields: fields)
+                               path: target.originForm, headerFields: fields)
         let body: RequestBody
         if let httpBody {
             body = .bytes(httpBody)
@@ -43,10 +43,17 @@ extension URLRequest {
     /// A copy of this request carrying what a serializer made of its parts: target, header
     /// fields and body. A body of `.none` leaves the request's own body (a stream the
     /// serializer could not see) in place.
-    func applying(_ serialized: SerializedRequest, fragment: String?) throws -> URLRequest {
+    ///
+    /// The URL keeps how `written` spells it where the head cannot: its fragment, and no `/`
+    /// where it names a host but no path (`http://host?q=1&k=v`, as AFNetworking kept it; the
+    /// request line asks for `/` either way).
+    func applying(_ serialized: SerializedRequest, as written: RequestTarget) throws -> URLRequest {
         var result = self
         var target = RequestTarget(serialized.request)
-        target.fragment = fragment
+        target.fragment = written.fragment
+        if written.authority != nil, !written.pathAndQuery.hasPrefix("/"), target.pathAndQuery.hasPrefix("/") {
+            target.pathAndQuery.removeFirst()
+        }
         let text = target.urlString
         if text != url?.absoluteString {
             guard let url = URL(string: text, encodingInvalidCharacters: false) else {

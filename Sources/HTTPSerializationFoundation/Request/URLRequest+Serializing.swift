@@ -10,11 +10,15 @@ import HTTPSerializationCore
 
 extension HTTPRequestSerializerComposing {
     /// `serialized` as the `URLRequest` AFNetworking's builders return: the request properties
-    /// this serializer sets (timeout, cache policy and the rest), and the fragment of
-    /// `urlString`, which never goes on the wire but stays in the URL as AFNetworking kept it.
+    /// this serializer sets (timeout, cache policy and the rest), and the URL as `urlString`
+    /// spells what the head cannot (its fragment, no `/` after a bare host), as AFNetworking
+    /// kept it.
     func urlRequest(_ serialized: SerializedRequest, urlString: String) throws -> URLRequest {
-        try base.makeRequest(method: serialized.request.method.rawValue, urlString: urlString)
-            .applying(serialized, fragment: RequestTarget(urlString).fragment)
+        // The fragment is checked as every other part of the target was.
+        let target = RequestTarget(urlString)
+        try target.validate()
+        return try base.makeRequest(method: serialized.request.method.rawValue, urlString: urlString)
+            .applying(serialized, as: target)
     }
 }
 
@@ -24,6 +28,6 @@ extension URLRequest {
     /// form of every serializer method that takes a request.
     func serialized(by serialize: (HTTPRequest, RequestBody) throws -> SerializedRequest) throws -> URLRequest {
         let parts = try serializationParts()
-        return try applying(serialize(parts.request, parts.body), fragment: parts.target.fragment)
+        return try applying(serialize(parts.request, parts.body), as: parts.target)
     }
 }

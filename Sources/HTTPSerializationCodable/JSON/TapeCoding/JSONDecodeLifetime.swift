@@ -20,3 +20,24 @@ final class JSONDecodeLifetime {
             """)
     }
 }
+
+#if DEBUG
+/// A decoder held by a ``JSONTapeValue`` or ``JSONTapeObject`` in debug builds, with the
+/// document's lifetime when the value was made: every use checks it, so a value kept past its
+/// call traps instead of reading freed memory.
+struct CheckedDecoder {
+    private let decoder: JSONTapeDecoder
+    private let lifetime: JSONDecodeLifetime
+
+    init(_ decoder: JSONTapeDecoder) {
+        self.decoder = decoder
+        lifetime = decoder.document.lifetime
+    }
+
+    /// The decoder, once the check passed.
+    var checked: JSONTapeDecoder {
+        lifetime.check()
+        return decoder
+    }
+}
+#endif

@@ -43,6 +43,3 @@ extension JSONTapeEncodable {
     }
 }
 
-/// A type that both reads itself from the JSON tape and writes its own JSON text.
-@_documentation(visibility: internal)
-public typealias JSONTapeCodable = JSONTapeDecodable & JSONTapeEncodable

@@ -20,11 +20,8 @@ import HTTPSerializationCore
 public struct JSONTapeObject {
     #if DEBUG
     // Held and checked at every use, as ``JSONTapeValue`` does in debug builds.
-    let liveDecoder: JSONTapeDecoder
-    var decoder: JSONTapeDecoder {
-        liveDecoder.document.lifetime.check()
-        return liveDecoder
-    }
+    let held: CheckedDecoder
+    var decoder: JSONTapeDecoder { held.checked }
     /// The decoder's reader, read through the check.
     var tape: JSONTapeReader { decoder.tape }
     #else
@@ -55,7 +52,7 @@ public struct JSONTapeObject {
         let tape = decoder.tape
         guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
         #if DEBUG
-        liveDecoder = decoder
+        held = CheckedDecoder(decoder)
         #else
         self.decoder = decoder
         self.tape = tape

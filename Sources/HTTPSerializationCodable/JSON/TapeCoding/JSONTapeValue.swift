@@ -12,13 +12,9 @@ import HTTPSerializationCore
 @_documentation(visibility: internal)
 public struct JSONTapeValue {
     #if DEBUG
-    // Debug builds hold the decoder and check at every use that its decode is running
-    // (``JSONDecodeLifetime``): a value kept past its call traps instead of reading freed memory.
-    let liveDecoder: JSONTapeDecoder
-    var decoder: JSONTapeDecoder {
-        liveDecoder.document.lifetime.check()
-        return liveDecoder
-    }
+    // Debug builds hold the decoder and check at every use that its decode is running.
+    let held: CheckedDecoder
+    var decoder: JSONTapeDecoder { held.checked }
     #else
     // Unowned and unchecked: a value is made by the decoder for a reader it is running, and
     // the decoder lives until the outermost decode returns, after every reader has; a value
@@ -30,7 +26,7 @@ public struct JSONTapeValue {
 
     init(decoder: JSONTapeDecoder, entry: Int) {
         #if DEBUG
-        liveDecoder = decoder
+        held = CheckedDecoder(decoder)
         #else
         self.decoder = decoder
         #endif
