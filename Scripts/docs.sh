@@ -8,19 +8,21 @@
 #
 # HTTPSERIALIZATION_DOCS=1 leaves the tests and the nested `Development/` package out of the
 # manifest: SwiftPM's plugins cannot run on the package cycle they form (see Package.swift).
-# The async-http-client bridge is left out: it is empty unless its trait is enabled.
+# Every trait is on, so the async-http-client bridge, both server adapters and the macro are
+# documented and checked like the rest (they are empty without their traits).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HTTPSERIALIZATION_DOCS=1
 
 targets=(HTTPSerializationCore HTTPSerializationCodable HTTPSerializationFoundation
          HTTPSerializationXML HTTPSerializationImages HTTPSerializationCompression HTTPSerializationCompound
-         HTTPSerialization)
+         HTTPSerialization HTTPSerializationAsyncHTTPClient HTTPSerializationHummingbird HTTPSerializationVapor
+         HTTPSerializationMacros)
 target_flags=()
 for target in "${targets[@]}"; do target_flags+=(--target "$target"); done
 
 if [ "${1:-}" = "--preview" ]; then
-    exec swift package --scratch-path .build-docs --disable-sandbox preview-documentation \
+    exec swift package --scratch-path .build-docs --enable-all-traits --disable-sandbox preview-documentation \
         --enable-experimental-combined-documentation "${target_flags[@]}"
 fi
 
@@ -28,7 +30,7 @@ fi
 source Scripts/keep-resolved.sh
 
 output=.build-docs/HTTPSerialization.doccarchive
-swift package --scratch-path .build-docs --allow-writing-to-directory .build-docs \
+swift package --scratch-path .build-docs --enable-all-traits --allow-writing-to-directory .build-docs \
     generate-documentation --enable-experimental-combined-documentation "${target_flags[@]}" \
     --warnings-as-errors --output-path "$output"
 echo "docs: $output"

@@ -114,7 +114,7 @@ extension HTTPResponse {
 
 extension TimeAmount {
     /// A `URLRequest`-style `timeoutInterval` in seconds as a time limit for
-    /// ``/AsyncHTTPClient/HTTPClient/execute(_:serializer:timeout:maximumResponseSize:uploadProgress:downloadProgress:allowsRedirectedBodies:)``.
+    /// ``/HTTPSerializationAsyncHTTPClient/AsyncHTTPClient/HTTPClient/execute(_:serializer:timeout:maximumResponseSize:uploadProgress:downloadProgress:allowsRedirectedBodies:)``.
     ///
     /// For code that kept its timeouts as `URLRequest` does: a non-positive, infinite or NaN
     /// interval (which `URLRequest` accepts) means URLSession's 60-second default, and a huge one
@@ -237,7 +237,7 @@ extension HTTPClient {
     }
 }
 
-/// The body of a response from ``/AsyncHTTPClient/HTTPClient/stream(_:timeout:uploadProgress:downloadProgress:allowsRedirectedBodies:)``,
+/// The body of a response from ``/HTTPSerializationAsyncHTTPClient/AsyncHTTPClient/HTTPClient/stream(_:timeout:uploadProgress:downloadProgress:allowsRedirectedBodies:)``,
 /// chunk by chunk as async-http-client receives it.
 ///
 /// Its failures are ``/HTTPSerializationCore/TransportError``s, as the send's are; download

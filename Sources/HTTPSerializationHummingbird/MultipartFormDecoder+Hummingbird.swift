@@ -14,7 +14,7 @@ extension MultipartFormDecoder: RequestDecoder {
         try await decodeBody(T.self, from: request, limit: context.maxUploadSize)
     }
 
-    /// Decodes `request`'s body as it streams in, held to `limit` bytes and to ``limits``.
+    /// Decodes `request`'s body as it streams in, held to `limit` bytes and to ``/HTTPSerializationCodable/MultipartFormDecoder/limits``.
     func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         let contentType = request.headers[.contentType]
         guard RequestBodyKind(contentType: contentType) == .multipart else {

@@ -10,7 +10,7 @@
 /// order synthesized `init(from:)` and `encode(to:)` use, so values, text and errors are the
 /// same; the reader comes in two forms, over the parse and straight over the text, which a
 /// decode tries first. A type that declares only `Decodable` (or only `Encodable`) gets that half.
-/// ``HTTPSerializationCodable/JSONBodyDecoder``, ``HTTPSerializationCodable/JSONBodyEncoder``
+/// ``/HTTPSerializationCodable/JSONBodyDecoder``, ``/HTTPSerializationCodable/JSONBodyEncoder``
 /// and every serializer built on them use the generated code from then on; nothing else changes.
 ///
 /// ```swift

@@ -12,7 +12,7 @@ extension JSONBodyDecoder: ContentDecoder {
         }
     }
 
-    /// Decodes with `userInfo` added to ``userInfo``: how Vapor's `req.content.get(at:)` and
+    /// Decodes with `userInfo` added to ``/HTTPSerializationCodable/JSONBodyDecoder/userInfo``: how Vapor's `req.content.get(at:)` and
     /// `req.content[_:at:]` pass the path they want.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders,
                                      userInfo: [CodingUserInfoKey: any Sendable]) throws -> D {

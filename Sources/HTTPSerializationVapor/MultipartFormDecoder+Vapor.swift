@@ -11,7 +11,7 @@ extension MultipartFormDecoder: ContentDecoder {
     /// `req.decodeMultipart(_:)`, which reads the parts as they arrive.
     ///
     /// - Throws: ``RequestBodyAbort`` with status 400 for a malformed body or one that is not the model,
-    ///   413 past ``limits``, 500 for a file that could not be stored.
+    ///   413 past ``/HTTPSerializationCodable/MultipartFormDecoder/limits``, 500 for a file that could not be stored.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         try abortingOnFailure {
             try decode(D.self, from: body.readableBytesView, contentType: headers.first(name: .contentType) ?? "")
