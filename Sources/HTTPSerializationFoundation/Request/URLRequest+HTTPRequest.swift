@@ -51,7 +51,7 @@ extension URLRequest {
         var result = self
         var target = RequestTarget(serialized.request)
         target.fragment = written.fragment
-        if written.authority != nil, !written.pathAndQuery.hasPrefix("/"), target.pathAndQuery.hasPrefix("/") {
+        if written.originForm != written.pathAndQuery, target.pathAndQuery.hasPrefix("/") {
             target.pathAndQuery.removeFirst()
         }
         let text = target.urlString

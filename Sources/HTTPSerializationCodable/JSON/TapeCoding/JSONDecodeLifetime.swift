@@ -1,3 +1,4 @@
+#if DEBUG
 /// Whether the decode that lent a generated reader its memory is still running: debug builds
 /// only, so that a ``JSONTapeValue``, ``JSONTapeObject`` or ``JSONTextReader`` kept past its
 /// decode traps where it is used, rather than reading memory that is gone.
@@ -21,7 +22,6 @@ final class JSONDecodeLifetime {
     }
 }
 
-#if DEBUG
 /// A decoder held by a ``JSONTapeValue`` or ``JSONTapeObject`` in debug builds, with the
 /// document's lifetime when the value was made: every use checks it, so a value kept past its
 /// call traps instead of reading freed memory.
