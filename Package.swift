@@ -7,91 +7,199 @@ let strictness: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-// What an app resolves depends on this manifest alone: SwiftPM skips dependencies that only
-// test targets use, and those of traits the app does not enable. So the library needs
-// nothing but Foundation, the async-http-client bridge is the opt-in trait below, and the
-// server pieces, the tool and the benchmarks live in the nested package `Development/`,
-// which the tests reach and which library users never resolve.
+// One package, one graph, no environment variable. What an app resolves is decided by SwiftPM
+// alone: it leaves out the dependencies of test targets, of targets no product holds (the tool,
+// the echo server, the benchmarks, the product checks, all under `Development/`), and of
+// traits the app turns off. The four traits below are on by default, so each product works as
+// it is named and the README's `swift run httpser demo` and `swift test` run everything; an app
+// that names its traits resolves those traits' packages and swift-http-types, nothing else
+// (`Scripts/link-check.sh` checks an app with `traits: []`).
 let asyncHTTPClientTrait: Set<String> = ["AsyncHTTPClient"]
 let hummingbirdTrait: Set<String> = ["Hummingbird"]
 let vaporTrait: Set<String> = ["Vapor"]
 let macrosTrait: Set<String> = ["Macros"]
 
-// `Development/` depends back on this package, a package-level cycle SwiftPM builds but its
-// plugin host cannot serialize: SwiftPM 6.3 crashes running any plugin here (later versions
-// refuse with an error, swiftlang/swift-package-manager#10536). `Scripts/docs.sh` sets
-// HTTPSERIALIZATION_DOCS=1 so the documentation plugin sees the library without the tests
-// and what only they use.
-let buildingDocumentation = Context.environment["HTTPSERIALIZATION_DOCS"] != nil
+// swift-syntax is reached only through the `Macros` trait, the plugin's tests included, so a
+// build with the trait off (`Scripts/tsan.sh`) builds none of it.
+func swiftSyntax(_ names: String...) -> [Target.Dependency] {
+    names.map { .product(name: $0, package: "swift-syntax", condition: .when(traits: macrosTrait)) }
+}
 
-// CI's ThreadSanitizer step sets HTTPSERIALIZATION_CORE_TESTS=1: only the Foundation-free test
-// targets (the core and compression), without `Development` and the servers it brings, whose
-// build under ThreadSanitizer cost that step over 12 minutes. `Scripts/tsan.sh` runs the rest.
-let coreTestsOnly = Context.environment["HTTPSERIALIZATION_CORE_TESTS"] != nil
-
-// The whole-tree ThreadSanitizer run (`Scripts/tsan.sh`) sets HTTPSERIALIZATION_NO_MACROS=1 (see Development/Package.swift):
-// then nothing refers to swift-syntax at all, which SwiftPM cannot resolve when every edge to
-// it is conditional and the trait comes from `Development`.
-let withoutMacros = Context.environment["HTTPSERIALIZATION_NO_MACROS"] != nil || coreTestsOnly
-let swiftSyntaxProducts: [Target.Dependency] = withoutMacros ? [] : [
-    .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-    .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-    .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-    .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-    .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: macrosTrait)),
-]
-let swiftSyntaxPackage: [Package.Dependency] = withoutMacros ? [] : [
-    // The `Macros` trait's only dependency: swift-syntax releases track Swift's (600 is
-    // Swift 6.0), and the compiler and the plugin agree on a protocol across them.
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
-]
-let macroPluginTests: [Target] = withoutMacros ? [] : [
-    // The macro's expansions and refusals, checked on source text.
-    .testTarget(
-        name: "HTTPSerializationMacroPluginTests",
+// `@GeneratedJSONCoding`: the compiler plugin and the target that declares it.
+let macroTargets: [Target] = [
+    // The compiler plugin behind `@GeneratedJSONCoding`. SwiftPM decides which targets are
+    // reachable before it reads conditions, so every edge to swift-syntax is conditional
+    // too, and without the trait the sources compile to an empty program.
+    .macro(
+        name: "HTTPSerializationMacroPlugin",
+        dependencies: swiftSyntax("SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftCompilerPlugin"),
+        swiftSettings: strictness
+    ),
+    // The macro's declaration, over the Codable layer it re-exports.
+    .target(
+        name: "HTTPSerializationMacros",
         dependencies: [
-            "HTTPSerializationMacroPlugin",
-            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-            .product(name: "SwiftSyntax", package: "swift-syntax"),
-            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            "HTTPSerializationCodable",
+            .target(name: "HTTPSerializationMacroPlugin", condition: .when(traits: macrosTrait)),
         ],
         swiftSettings: strictness
     ),
 ]
 
-// `@GeneratedJSONCoding`: the compiler plugin and the target that declares it (split out of the
-// package's expression, which is otherwise too large to type-check in time).
-let macroTargets: [Target] = [
-        // The compiler plugin behind `@GeneratedJSONCoding`. SwiftPM decides which targets are
-        // reachable before it reads conditions, so every edge to swift-syntax is conditional
-        // too, and without the trait the sources compile to an empty program.
-        .macro(
-            name: "HTTPSerializationMacroPlugin",
-            dependencies: swiftSyntaxProducts,
-            swiftSettings: strictness
-        ),
-        // The macro's declaration, over the Codable layer it re-exports.
-        .target(
-            name: "HTTPSerializationMacros",
-            dependencies: [
-                "HTTPSerializationCodable",
-                .target(name: "HTTPSerializationMacroPlugin", condition: .when(traits: macrosTrait)),
-            ],
-            swiftSettings: strictness
-        ),
+// The library's targets, one per product, and the C shims under them.
+let libraryTargets: [Target] = [
+    // The umbrella: re-exports every layer and nothing else.
+    .target(
+        name: "HTTPSerialization",
+        dependencies: [
+            "HTTPSerializationCore", "HTTPSerializationCodable", "HTTPSerializationFoundation", "HTTPSerializationXML",
+            "HTTPSerializationImages", "HTTPSerializationCompression", "HTTPSerializationCompound",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
+        swiftSettings: strictness
+    ),
+    // AFNetworking's compound response serializer, which holds and archives a serializer of
+    // any layer, so it sits above them all; the umbrella re-exports it.
+    .target(
+        name: "HTTPSerializationCompound",
+        dependencies: [
+            "HTTPSerializationCore", "HTTPSerializationFoundation", "HTTPSerializationXML", "HTTPSerializationImages",
+        ],
+        swiftSettings: strictness
+    ),
+    // FoundationEssentials (Foundation where it does not exist) and swift-http-types.
+    .target(
+        name: "HTTPSerializationCore",
+        dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    .target(
+        name: "HTTPSerializationCodable",
+        dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    .target(
+        name: "HTTPSerializationFoundation",
+        dependencies: ["HTTPSerializationCore", "HTTPSerializationCodable", .product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    .target(
+        name: "HTTPSerializationXML",
+        dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    .target(
+        name: "HTTPSerializationImages",
+        dependencies: ["HTTPSerializationCore", "CImageCodecs", .product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    .target(
+        name: "HTTPSerializationCompression",
+        dependencies: ["HTTPSerializationCore", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    // zlib's init macros as functions Swift can call.
+    .target(
+        name: "CZlib",
+        linkerSettings: [.linkedLibrary("z")]
+    ),
+    // PNG and JPEG decoding with the libraries' longjmp error paths kept in C.
+    .target(
+        name: "CImageCodecs",
+        linkerSettings: [
+            .linkedLibrary("png16", .when(platforms: [.linux])),
+            .linkedLibrary("jpeg", .when(platforms: [.linux])),
+        ]
+    ),
+    // Sends serialized requests and streamed multipart bodies with async-http-client;
+    // empty when an app turns the `AsyncHTTPClient` trait off.
+    .target(
+        name: "HTTPSerializationAsyncHTTPClient",
+        // The core only: a server app on the bridge links no libFoundation, libcurl, libxml2,
+        // libpng or libjpeg (`Scripts/link-check.sh HTTPSerializationAsyncHTTPClient`).
+        dependencies: [
+            "HTTPSerializationCore",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClientTrait)),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: asyncHTTPClientTrait)),
+        ],
+        swiftSettings: strictness
+    ),
+    // Hummingbird's coders on this package; empty when an app turns the `Hummingbird` trait off.
+    .target(
+        name: "HTTPSerializationHummingbird",
+        dependencies: [
+            "HTTPSerializationCore", "HTTPSerializationCodable",
+            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
+            .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: hummingbirdTrait)),
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: hummingbirdTrait)),
+        ],
+        swiftSettings: strictness
+    ),
+    // Vapor's coders on this package; empty when an app turns the `Vapor` trait off.
+    .target(
+        name: "HTTPSerializationVapor",
+        dependencies: [
+            "HTTPSerializationCore", "HTTPSerializationCodable",
+            .product(name: "Vapor", package: "vapor", condition: .when(traits: vaporTrait)),
+        ],
+        swiftSettings: strictness
+    ),
 ]
 
-// The tests of every layer above the core, which reach `Development`'s servers and tools.
-let upperTestTargets: [Target] = coreTestsOnly ? [] : [
+// One module per library product, importing that product's module alone and using what the
+// README's product table says it holds (Development/ProductChecks/README.md): a product that
+// stops holding it fails the build.
+let productCheckTargets: [Target] = [
+    ("Core", "HTTPSerializationCore", []), ("Codable", "HTTPSerializationCodable", []),
+    ("Foundation", "HTTPSerializationFoundation", []), ("XML", "HTTPSerializationXML", []),
+    ("Images", "HTTPSerializationImages", []), ("Compression", "HTTPSerializationCompression", []),
+    ("All", "HTTPSerialization", []), ("Macros", "HTTPSerializationMacros", []),
+    ("AsyncHTTPClient", "HTTPSerializationAsyncHTTPClient", [.product(name: "AsyncHTTPClient", package: "async-http-client")]),
+    ("Hummingbird", "HTTPSerializationHummingbird", [.product(name: "Hummingbird", package: "hummingbird")]),
+    ("Vapor", "HTTPSerializationVapor", [.product(name: "Vapor", package: "vapor")]),
+].map { (folder: String, module: String, peers: [Target.Dependency]) in
+    .target(
+        name: "ProductCheck\(folder)", dependencies: [.target(name: module)] + peers,
+        path: "Development/ProductChecks/\(folder)", swiftSettings: strictness
+    )
+}
+
+// One test target per module (the core and compression with no Foundation), and the
+// integration tests, which reach the echo server, the tool and the peers checked against.
+let testTargets: [Target] = [
+    // The core alone, as an app on it sees it: no Foundation, no upper layer.
+    .testTarget(
+        name: "HTTPSerializationCoreTests",
+        dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+        // JSONTestSuite's cases, read from the source tree by their test.
+        exclude: ["Fixtures"],
+        swiftSettings: strictness
+    ),
+    // The compression module alone, with no Foundation.
+    .testTarget(
+        name: "HTTPSerializationCompressionTests",
+        dependencies: ["HTTPSerializationCompression", "HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+        swiftSettings: strictness
+    ),
+    // The macro's expansions and refusals, checked on source text.
+    .testTarget(
+        name: "HTTPSerializationMacroPluginTests",
+        dependencies: [.target(name: "HTTPSerializationMacroPlugin", condition: .when(traits: macrosTrait))]
+            + swiftSyntax("SwiftSyntaxMacrosGenericTestSupport", "SwiftSyntaxMacroExpansion", "SwiftSyntax", "SwiftSyntaxMacros"),
+        swiftSettings: strictness
+    ),
     // The Hummingbird integration through Hummingbird's own test client.
     .testTarget(
         name: "HTTPSerializationHummingbirdTests",
         dependencies: [
-            "HTTPSerializationHummingbird", "HTTPSerializationCore", "HTTPSerializationCodable",
+            "HTTPSerializationHummingbird", "HTTPSerializationCore", "HTTPSerializationCodable", "ServerTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "ServerTestSupport", package: "Development"),
         ],
         swiftSettings: strictness
     ),
@@ -99,10 +207,9 @@ let upperTestTargets: [Target] = coreTestsOnly ? [] : [
     .testTarget(
         name: "HTTPSerializationVaporTests",
         dependencies: [
-            "HTTPSerializationVapor", "HTTPSerializationCore", "HTTPSerializationCodable",
+            "HTTPSerializationVapor", "HTTPSerializationCore", "HTTPSerializationCodable", "ServerTestSupport",
             .product(name: "Vapor", package: "vapor"),
             .product(name: "VaporTesting", package: "vapor"),
-            .product(name: "ServerTestSupport", package: "Development"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
         swiftSettings: strictness
@@ -111,23 +218,116 @@ let upperTestTargets: [Target] = coreTestsOnly ? [] : [
         name: "HTTPSerializationTests",
         dependencies: [
             "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "HTTPSerializationMacros", "CImageCodecs",
-            .product(name: "EchoServer", package: "Development"),
-            .product(name: "HTTPSerCLI", package: "Development"),
-            .product(name: "SeededGenerators", package: "Development"),
-            .product(name: "Checksums", package: "Development"),
+            "EchoServer", "HTTPSerCLI", "SeededGenerators", "Checksums",
             // Not used by the tests: depending on them makes `swift build --build-tests`
             // compile the server article's routes and the product checks in the tree the
             // tests use, so CI builds that tree once.
-            .product(name: "ServerSnippets", package: "Development"),
-            .product(name: "ProductChecks", package: "Development"),
+            "ServerSnippets",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
-        ],
+        ] + productCheckTargets.map { .target(name: $0.name, condition: $0.name == "ProductCheckMacros" ? .when(traits: macrosTrait) : nil) },
         // Recorded HTTPie requests, read from the source tree by their test.
         exclude: ["Fixtures"],
+        swiftSettings: strictness
+    ),
+]
+
+// What the library's users never resolve, since no product holds it: the loopback echo server,
+// the `httpser` tool, the benchmarks and what they share, under `Development/`.
+let developmentTargets: [Target] = [
+    // SHA-256 for digest checks and echo reports.
+    .target(name: "Checksums", dependencies: ["CSHA256"], path: "Development/Sources/Checksums", swiftSettings: strictness),
+    .target(name: "CSHA256", path: "Development/Sources/CSHA256"),
+    // Seeded inputs shared by the benchmarks and the property tests.
+    .target(name: "SeededGenerators", path: "Development/Sources/SeededGenerators", swiftSettings: strictness),
+    // The server integrations' live tests: a paced raw client and an endless event source.
+    .target(
+        name: "ServerTestSupport",
+        dependencies: ["HTTPSerializationCore", .product(name: "Logging", package: "swift-log")],
+        path: "Development/Sources/ServerTestSupport",
+        swiftSettings: strictness
+    ),
+    // A loopback HTTP server that reports exactly what it received.
+    .target(
+        name: "EchoServer",
+        dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            // Already resolved for async-http-client: gzip for the streamed routes.
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            "Checksums", "SeededGenerators",
+            // Its own multipart parser reads the uploads it reports.
+            "HTTPSerializationCore",
+        ],
+        path: "Development/Sources/EchoServer",
+        swiftSettings: strictness
+    ),
+    // The command-line tool's logic, testable in-process.
+    .target(
+        name: "HTTPSerCLI",
+        dependencies: [
+            "EchoServer", "Checksums", "HTTPSerialization", "HTTPSerializationAsyncHTTPClient",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ],
+        path: "Development/Sources/HTTPSerCLI",
+        swiftSettings: strictness
+    ),
+    // `swift run httpser demo`: the package's main job.
+    .executableTarget(
+        name: "httpser",
+        dependencies: ["HTTPSerCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "Development/Sources/httpser",
+        swiftSettings: strictness
+    ),
+    // `swift run -c release httpser-bench`: ratios against peers measured in the same run.
+    .executableTarget(
+        name: "httpser-bench",
+        dependencies: [
+            "SeededGenerators", "Checksums", "EchoServer",
+            "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "HTTPSerializationMacros",
+            // The same routes on both frameworks, their coders against ours.
+            "HTTPSerializationHummingbird", "HTTPSerializationVapor",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "MultipartKit", package: "multipart-kit"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Vapor", package: "vapor"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ],
+        path: "Development/Benchmarks/HTTPSerializationBenchmarks",
+        swiftSettings: strictness
+    ),
+    // The routes of the article "Reading uploads on a server", compiled with the tests: the
+    // adapters, and the Codable layer for the routes written by hand, never the umbrella.
+    .target(
+        name: "ServerSnippets",
+        dependencies: [
+            "HTTPSerializationCodable", "HTTPSerializationHummingbird", "HTTPSerializationVapor",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Vapor", package: "vapor"),
+        ],
+        path: "Development/Snippets/ServerSnippets",
+        swiftSettings: strictness
+    ),
+    // An app on the async-http-client bridge and the core alone, built in the tree CI has
+    // already built, so `Scripts/link-check.sh --bridge` reads its `ldd` in seconds.
+    .executableTarget(
+        name: "bridge-link-check",
+        dependencies: [
+            "HTTPSerializationAsyncHTTPClient", "HTTPSerializationCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ],
+        path: "Development/LinkCheck/Bridge",
         swiftSettings: strictness
     ),
 ]
@@ -155,13 +355,13 @@ let package = Package(
         .library(name: "HTTPSerializationCompression", targets: ["HTTPSerializationCompression"]),
         .library(name: "HTTPSerializationAsyncHTTPClient", targets: ["HTTPSerializationAsyncHTTPClient"]),
         // Hummingbird 2's request decoder, response encoder and streamed responses on this
-        // package; empty unless the app enables the `Hummingbird` trait.
+        // package; empty when an app turns the `Hummingbird` trait off.
         .library(name: "HTTPSerializationHummingbird", targets: ["HTTPSerializationHummingbird"]),
         // Vapor 4's content coders, streamed multipart reads and streamed responses on this
-        // package; empty unless the app enables the `Vapor` trait.
+        // package; empty when an app turns the `Vapor` trait off.
         .library(name: "HTTPSerializationVapor", targets: ["HTTPSerializationVapor"]),
         // `@GeneratedJSONCoding`: readers generated per model, past what `Decodable` can reach;
-        // the Codable layer alone unless the app enables the `Macros` trait (swift-syntax).
+        // the Codable layer alone when an app turns the `Macros` trait off.
         .library(name: "HTTPSerializationMacros", targets: ["HTTPSerializationMacros"]),
     ],
     traits: [
@@ -181,143 +381,31 @@ let package = Package(
             name: "Macros",
             description: "Declares @GeneratedJSONCoding in HTTPSerializationMacros, which writes each model's JSON reader and writer at compile time (builds swift-syntax)."
         ),
+        // Every product works as it is named; an app that wants to resolve less names its
+        // traits (`traits: []` for none) and resolves only swift-http-types.
+        .default(enabledTraits: ["AsyncHTTPClient", "Hummingbird", "Vapor", "Macros"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The traits' packages.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
-    ] + swiftSyntaxPackage + (coreTestsOnly ? [] : buildingDocumentation ? [
-        // `Scripts/docs.sh`: no target uses it, so apps never resolve it.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ] : [
-        // Test-only: the echo server, the tool and the seeded generators, and independent
-        // multipart and event-stream parsers to check ours against.
-        .package(path: "Development"),
+        // swift-syntax releases track Swift's (600 is Swift 6.0), and the compiler and the
+        // plugin agree on a protocol across them.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+        // Development only (tests, the tool, the benchmarks, the documentation plugin): no
+        // product reaches them, so apps never resolve them. multipart-kit and
+        // swift-openapi-runtime are independent multipart and event-stream parsers, the
+        // oracles ours are checked against (mattt/EventSource 1.1.1 does not build on Linux).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
-        // An independent event-stream parser, the oracle of the server-sent events tests
-        // (mattt/EventSource 1.1.1 does not build on Linux: it calls URLSession.bytes).
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-    ]),
-    targets: [
-        // The umbrella: re-exports every layer and nothing else.
-        .target(
-            name: "HTTPSerialization",
-            dependencies: [
-                "HTTPSerializationCore", "HTTPSerializationCodable", "HTTPSerializationFoundation", "HTTPSerializationXML",
-                "HTTPSerializationImages", "HTTPSerializationCompression", "HTTPSerializationCompound",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: strictness
-        ),
-        // AFNetworking's compound response serializer, which holds and archives a serializer of
-        // any layer, so it sits above them all; the umbrella re-exports it.
-        .target(
-            name: "HTTPSerializationCompound",
-            dependencies: [
-                "HTTPSerializationCore", "HTTPSerializationFoundation", "HTTPSerializationXML", "HTTPSerializationImages",
-            ],
-            swiftSettings: strictness
-        ),
-        // FoundationEssentials (Foundation where it does not exist) and swift-http-types.
-        .target(
-            name: "HTTPSerializationCore",
-            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-        .target(
-            name: "HTTPSerializationCodable",
-            dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-        .target(
-            name: "HTTPSerializationFoundation",
-            dependencies: ["HTTPSerializationCore", "HTTPSerializationCodable", .product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-        .target(
-            name: "HTTPSerializationXML",
-            dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-        .target(
-            name: "HTTPSerializationImages",
-            dependencies: ["HTTPSerializationCore", "CImageCodecs", .product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-        .target(
-            name: "HTTPSerializationCompression",
-            dependencies: ["HTTPSerializationCore", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-        // zlib's init macros as functions Swift can call.
-        .target(
-            name: "CZlib",
-            linkerSettings: [.linkedLibrary("z")]
-        ),
-        // PNG and JPEG decoding with the libraries' longjmp error paths kept in C.
-        .target(
-            name: "CImageCodecs",
-            linkerSettings: [
-                .linkedLibrary("png16", .when(platforms: [.linux])),
-                .linkedLibrary("jpeg", .when(platforms: [.linux])),
-            ]
-        ),
-        // Sends serialized requests and streamed multipart bodies with async-http-client;
-        // empty unless the app enables the `AsyncHTTPClient` trait.
-        .target(
-            name: "HTTPSerializationAsyncHTTPClient",
-            // The core only: a server app on the bridge links no libFoundation, libcurl, libxml2,
-            // libpng or libjpeg (`Scripts/link-check.sh HTTPSerializationAsyncHTTPClient`).
-            dependencies: [
-                "HTTPSerializationCore",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClientTrait)),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: asyncHTTPClientTrait)),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: asyncHTTPClientTrait)),
-            ],
-            swiftSettings: strictness
-        ),
-        // Hummingbird's coders on this package; empty unless the app enables the `Hummingbird` trait.
-        .target(
-            name: "HTTPSerializationHummingbird",
-            dependencies: [
-                "HTTPSerializationCore", "HTTPSerializationCodable",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: hummingbirdTrait)),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: hummingbirdTrait)),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: hummingbirdTrait)),
-            ],
-            swiftSettings: strictness
-        ),
-        // Vapor's coders on this package; empty unless the app enables the `Vapor` trait.
-        .target(
-            name: "HTTPSerializationVapor",
-            dependencies: [
-                "HTTPSerializationCore", "HTTPSerializationCodable",
-                .product(name: "Vapor", package: "vapor", condition: .when(traits: vaporTrait)),
-            ],
-            swiftSettings: strictness
-        ),
-    ] + macroTargets + (buildingDocumentation ? [] : macroPluginTests) + (buildingDocumentation ? [] : [
-        // The core alone, as an app on it sees it: no Foundation, no upper layer.
-        .testTarget(
-            name: "HTTPSerializationCoreTests",
-            dependencies: ["HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
-            // JSONTestSuite's cases, read from the source tree by their test.
-            exclude: ["Fixtures"],
-            swiftSettings: strictness
-        ),
-        // The compression module alone, with no Foundation.
-        .testTarget(
-            name: "HTTPSerializationCompressionTests",
-            dependencies: ["HTTPSerializationCompression", "HTTPSerializationCore", .product(name: "HTTPTypes", package: "swift-http-types")],
-            swiftSettings: strictness
-        ),
-    ] + upperTestTargets)
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
+    targets: libraryTargets + macroTargets + testTargets + productCheckTargets + developmentTargets
 )

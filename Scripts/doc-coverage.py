@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-graphs = sys.argv[1] if len(sys.argv) > 1 else ".build-docs"
+graphs = sys.argv[1] if len(sys.argv) > 1 else ".build"
 root = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "Sources"))
 files = glob.glob(os.path.join(graphs, "*", "extracted-symbols", "*", "*", "*.symbols.json"))
 if not files:

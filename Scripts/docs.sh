@@ -6,13 +6,11 @@
 #   bash Scripts/docs.sh                  # archive in .build-docs/HTTPSerialization.doccarchive
 #   bash Scripts/docs.sh --preview        # the same, served locally by `preview-documentation`
 #
-# HTTPSERIALIZATION_DOCS=1 leaves the tests and the nested `Development/` package out of the
-# manifest: SwiftPM's plugins cannot run on the package cycle they form (see Package.swift).
-# Every trait is on, so the async-http-client bridge, both server adapters and the macro are
-# documented and checked like the rest (they are empty without their traits).
+# It is the DocC plugin's usual command on the package as it is: the package's default traits
+# are all on, so the async-http-client bridge, both server adapters and the macro are
+# documented and checked like the rest, in the build the tests use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export HTTPSERIALIZATION_DOCS=1
 
 targets=(HTTPSerializationCore HTTPSerializationCodable HTTPSerializationFoundation
          HTTPSerializationXML HTTPSerializationImages HTTPSerializationCompression HTTPSerializationCompound
@@ -22,17 +20,15 @@ target_flags=()
 for target in "${targets[@]}"; do target_flags+=(--target "$target"); done
 
 if [ "${1:-}" = "--preview" ]; then
-    exec swift package --scratch-path .build-docs --enable-all-traits --disable-sandbox preview-documentation \
+    exec swift package --disable-sandbox preview-documentation \
         --enable-experimental-combined-documentation "${target_flags[@]}"
 fi
 
-# The documentation manifest resolves other packages: Package.resolved is put back after.
-source Scripts/keep-resolved.sh
-
 output=.build-docs/HTTPSerialization.doccarchive
-swift package --scratch-path .build-docs --enable-all-traits --allow-writing-to-directory .build-docs \
+mkdir -p .build-docs
+swift package --allow-writing-to-directory .build-docs \
     generate-documentation --enable-experimental-combined-documentation "${target_flags[@]}" \
     --warnings-as-errors --output-path "$output"
 echo "docs: $output"
 # Every public declaration carries its own doc comment.
-python3 Scripts/doc-coverage.py .build-docs
+python3 Scripts/doc-coverage.py .build
