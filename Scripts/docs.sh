@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library module into one combined archive, and fails
 # on any documentation warning (broken links, unknown symbols, bad markup) or any public
-# declaration without a doc comment of its own.
+# declaration without a doc comment of its own, or when the list of the public API
+# (API/PublicAPI.md) no longer matches the code.
 #
 #   bash Scripts/docs.sh                  # archive in .build-docs/HTTPSerialization.doccarchive
 #   bash Scripts/docs.sh --preview        # the same, served locally by `preview-documentation`
@@ -12,12 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(HTTPSerializationCore HTTPSerializationCodable HTTPSerializationFoundation
-         HTTPSerializationXML HTTPSerializationImages HTTPSerializationCompression HTTPSerializationCompound
-         HTTPSerialization HTTPSerializationAsyncHTTPClient HTTPSerializationHummingbird HTTPSerializationVapor
-         HTTPSerializationMacros)
+source Scripts/library-modules.sh
 target_flags=()
-for target in "${targets[@]}"; do target_flags+=(--target "$target"); done
+for target in "${library_modules[@]}"; do target_flags+=(--target "$target"); done
 
 if [ "${1:-}" = "--preview" ]; then
     exec swift package --disable-sandbox preview-documentation \
@@ -32,3 +30,5 @@ swift package --allow-writing-to-directory .build-docs \
 echo "docs: $output"
 # Every public declaration carries its own doc comment.
 python3 Scripts/doc-coverage.py .build
+# The list of the public API (API/PublicAPI.md) still matches the code.
+python3 Scripts/api-surface.py
