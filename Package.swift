@@ -19,8 +19,8 @@ let hummingbirdTrait: Set<String> = ["Hummingbird"]
 let vaporTrait: Set<String> = ["Vapor"]
 let macrosTrait: Set<String> = ["Macros"]
 
-// swift-syntax is reached only through the `Macros` trait, the plugin's tests included, so a
-// build with the trait off (`Scripts/tsan.sh`) builds none of it.
+// swift-syntax is reached only through the `Macros` trait, so an app that turns it off
+// resolves none of it; the plugin's tests follow the same rule.
 func swiftSyntax(_ names: String...) -> [Target.Dependency] {
     names.map { .product(name: $0, package: "swift-syntax", condition: .when(traits: macrosTrait)) }
 }
@@ -153,7 +153,8 @@ let libraryTargets: [Target] = [
 
 // One module per library product, importing that product's module alone and using what the
 // README's product table says it holds (Development/ProductChecks/README.md): a product that
-// stops holding it fails the build.
+// stops holding it fails the build. Like every target of the package, they are built by
+// `swift build` and by the tests' build, the README's `swift test` included.
 let productCheckTargets: [Target] = [
     ("Core", "HTTPSerializationCore", []), ("Codable", "HTTPSerializationCodable", []),
     ("Foundation", "HTTPSerializationFoundation", []), ("XML", "HTTPSerializationXML", []),
@@ -219,16 +220,12 @@ let testTargets: [Target] = [
         dependencies: [
             "HTTPSerialization", "HTTPSerializationAsyncHTTPClient", "HTTPSerializationMacros", "CImageCodecs",
             "EchoServer", "HTTPSerCLI", "SeededGenerators", "Checksums",
-            // Not used by the tests: depending on them makes `swift build --build-tests`
-            // compile the server article's routes and the product checks in the tree the
-            // tests use, so CI builds that tree once.
-            "ServerSnippets",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
-        ] + productCheckTargets.map { .target(name: $0.name, condition: $0.name == "ProductCheckMacros" ? .when(traits: macrosTrait) : nil) },
+        ],
         // Recorded HTTPie requests, read from the source tree by their test.
         exclude: ["Fixtures"],
         swiftSettings: strictness
@@ -307,8 +304,8 @@ let developmentTargets: [Target] = [
         path: "Development/Benchmarks/HTTPSerializationBenchmarks",
         swiftSettings: strictness
     ),
-    // The routes of the article "Reading uploads on a server", compiled with the tests: the
-    // adapters, and the Codable layer for the routes written by hand, never the umbrella.
+    // The routes of the article "Reading uploads on a server", built with the rest of the
+    // package: the adapters, and the Codable layer for the routes written by hand, never the umbrella.
     .target(
         name: "ServerSnippets",
         dependencies: [

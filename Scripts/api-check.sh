@@ -15,6 +15,10 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 source Scripts/library-modules.sh
 digester="$(dirname "$(readlink -f "$(command -v swift)")")/swift-api-digester"
+if [ ! -x "$digester" ]; then
+    digester="$(command -v swift-api-digester || true)"
+    [ -n "$digester" ] || { echo "api-check: no swift-api-digester beside swift or on PATH" >&2; exit 1; }
+fi
 bin="$(swift build --show-bin-path)"
 if [ ! -f "$bin/Modules/HTTPSerializationCore.swiftmodule" ]; then
     echo "api-check: no build in $bin; run swift build first" >&2

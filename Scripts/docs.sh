@@ -24,11 +24,15 @@ fi
 
 output=.build-docs/HTTPSerialization.doccarchive
 mkdir -p .build-docs
+# Symbol graphs of this run only: SwiftPM clears just the modules it extracts again, and the
+# checks below read every graph they find.
+rm -rf .build/*/extracted-symbols
 swift package --allow-writing-to-directory .build-docs \
     generate-documentation --enable-experimental-combined-documentation "${target_flags[@]}" \
     --warnings-as-errors --output-path "$output"
 echo "docs: $output"
 # Every public declaration carries its own doc comment.
 python3 Scripts/doc-coverage.py .build
-# The list of the public API (API/PublicAPI.md) still matches the code.
-python3 Scripts/api-surface.py
+# The list of the public API (API/PublicAPI.md) still matches the code: Linux's list, as some
+# declarations differ by platform.
+if [ "$(uname -s)" = Linux ]; then python3 Scripts/api-surface.py; fi
