@@ -12,19 +12,13 @@ image type, FoundationNetworking's), so `Scripts/docs.sh` compares it on Linux o
     python3 Scripts/api-surface.py --update   # writes API/PublicAPI.md anew
 """
 import difflib
-import glob
-import json
 import os
 import re
 import sys
 
-root = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
-listing_path = os.path.join(root, "API", "PublicAPI.md")
-graphs = os.path.join(root, ".build")
-files = glob.glob(os.path.join(graphs, "*", "extracted-symbols", "*", "*", "*.symbols.json"))
-if not files:
-    sys.exit("api-surface: no symbol graphs under .build; run Scripts/docs.sh first")
-sources = os.path.join(root, "Sources") + os.sep
+from symbol_graphs import ROOT, public_symbols
+
+listing_path = os.path.join(ROOT, "API", "PublicAPI.md")
 
 
 def reason(symbol):
@@ -49,25 +43,9 @@ def declaration(symbol):
 
 
 modules = {}
-seen = set()
-for path in sorted(files):
-    graph = json.load(open(path))
-    module = graph["module"]["name"]
-    for symbol in graph["symbols"]:
-        precise = symbol["identifier"]["precise"]
-        if symbol.get("accessLevel") not in ("public", "open") or "::SYNTHESIZED::" in precise:
-            continue
-        if symbol["kind"]["identifier"] == "swift.extension":
-            continue
-        # Only what this repository declares (not inherited protocol members of other packages).
-        uri = symbol.get("location", {}).get("uri", "")
-        if not os.path.realpath(uri.removeprefix("file://")).startswith(sources):
-            continue
-        if (module, precise) in seen:
-            continue
-        seen.add((module, precise))
-        name = ".".join(symbol["pathComponents"])
-        modules.setdefault(module, []).append((name, declaration(symbol), reason(symbol), precise))
+for module, symbol, _ in public_symbols(os.path.join(ROOT, ".build"), "api-surface"):
+    name = ".".join(symbol["pathComponents"])
+    modules.setdefault(module, []).append((name, declaration(symbol), reason(symbol), symbol["identifier"]["precise"]))
 
 lines = [
     "# Public API",
