@@ -44,7 +44,7 @@ private func compare<T: Decodable & Equatable>(_ type: T.Type, _ data: Data, sna
 private enum Kind: String, Codable, Equatable, JSONTapeDecodable {
     case small, large
 
-    init(jsonTape value: JSONTapeValue) throws {
+    init(jsonTape value: borrowing JSONTapeValue) throws {
         self = try value.decodeRawValue(of: Self.self)
     }
 
@@ -59,7 +59,7 @@ private struct Part: Codable, Equatable, JSONTapeDecodable {
     var tags: [String]
     var kind: Kind?
 
-    init(jsonTape value: JSONTapeValue) throws {
+    init(jsonTape value: borrowing JSONTapeValue) throws {
         var object = try value.object()
         name = try object.decode(forKey: "name")
         count = try object.decodeIfPresent(forKey: "count")
@@ -85,7 +85,7 @@ private struct Account: Codable, Equatable, JSONTapeDecodable {
     var _tag_: [String: Int]?
     var line2: Part?
 
-    init(jsonTape value: JSONTapeValue) throws {
+    init(jsonTape value: borrowing JSONTapeValue) throws {
         var object = try value.object()
         let userId = try object.decode(Int.self, forKey: "userId")
         let emailAddress = try object.decodeIfPresent(String.self, forKey: "emailAddress")
@@ -142,7 +142,7 @@ private struct Record: Codable, Equatable, JSONTapeDecodable {
     // Record's readers are like the macro's (values into locals, `self` set after the last
     // read; from the text, key by key or in the document's order by the first key); Part's
     // set each property as it reads, as a reader written by hand may.
-    init(jsonTape value: JSONTapeValue) throws {
+    init(jsonTape value: borrowing JSONTapeValue) throws {
         func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type { _JSONTapeProperty.self }
         var object = try value.object()

@@ -66,7 +66,7 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
             }
             // With no coding keys at all, synthesized code asks for no container: any value reads.
             if reads, model.properties.isEmpty {
-                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", []))
+                members.append(function("public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws", []))
                 members.append(function(textReaderSignature, ["try reader.skipValue()"]))
             } else if reads {
                 let decoded = model.properties.filter(\.isDecoded)
@@ -89,7 +89,7 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
                 }
                 textLines.append("try reader.close(&object)")
                 let assignments = decoded.map { "self.\($0.name) = \(Self.local($0))" }
-                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", lines + assignments))
+                members.append(function("public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws", lines + assignments))
                 if let documentOrder {
                     // Two initializers the reader picks between by the object's first key; each
                     // sets every property (a `let` with a value too), which `self = ...` could not.
@@ -131,7 +131,7 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
                 throw CodableModel.Refusal(node: Syntax(enumeration.name), message: "@GeneratedJSONCoding reads an enum by its raw value; give \(enumeration.name.text) a raw type such as String or Int as its first inherited type")
             }
             if reads {
-                members.append(function("public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws", ["self = try value.decodeRawValue(of: Self.self)"]))
+                members.append(function("public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws", ["self = try value.decodeRawValue(of: Self.self)"]))
                 members.append(function(textReaderSignature, ["self = try reader.decodeRawValue(of: Self.self)"]))
             }
             if writes {

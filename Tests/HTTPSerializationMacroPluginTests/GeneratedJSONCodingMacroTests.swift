@@ -58,7 +58,7 @@ struct GeneratedJSONCodingMacroTests {
                     case count
                     case kind
                 }
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -240,7 +240,7 @@ struct GeneratedJSONCodingMacroTests {
                     case version
                     case id
                 }
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -290,7 +290,7 @@ struct GeneratedJSONCodingMacroTests {
                     case a
                     case b
                 }
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -380,7 +380,7 @@ struct GeneratedJSONCodingMacroTests {
             }
 
             extension Post: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -433,7 +433,7 @@ struct GeneratedJSONCodingMacroTests {
             }
 
             extension Level: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     self = try value.decodeRawValue(of: Self.self)
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
@@ -499,7 +499,7 @@ struct GeneratedJSONCodingMacroTests {
                     case version
                     case name
                 }
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -539,7 +539,7 @@ struct GeneratedJSONCodingMacroTests {
             }
 
             extension Empty: HTTPSerializationCodable.JSONTapeDecodable, HTTPSerializationCodable.JSONTapeEncodable {
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                 }
                 public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
                     try reader.skipValue()
@@ -572,7 +572,7 @@ struct GeneratedJSONCodingMacroTests {
                     // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -616,7 +616,7 @@ struct GeneratedJSONCodingMacroTests {
                     // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
                     case x
                 }
-                public init(jsonTape value: HTTPSerializationCodable.JSONTapeValue) throws {
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }

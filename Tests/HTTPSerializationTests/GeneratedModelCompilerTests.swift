@@ -10,15 +10,17 @@ struct GeneratedModelCompilerTests {
     /// This build's products folder: the test bundle's own.
     static let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 
-    /// Whether `swiftc -typecheck` accepts `source`, and what it prints.
-    static func typecheck(_ source: String) throws -> (accepted: Bool, output: String) {
+    /// Whether `swiftc -typecheck` accepts `source`, and what it prints; with `ownership`, the
+    /// source is compiled as far as SIL, so the checks of non-copyable values run too (they
+    /// run after type checking: `-typecheck` accepts `kept = consume value`).
+    static func typecheck(_ source: String, ownership: Bool = false) throws -> (accepted: Bool, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString).swift")
         try Data(("import HTTPSerializationMacros\n" + source).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let plugin = products.appendingPathComponent("HTTPSerializationMacroPlugin-tool").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", file.path, "-I", products.appendingPathComponent("Modules").path,
+        process.arguments = ["swiftc"] + (ownership ? ["-emit-sil", "-o", "/dev/null"] : ["-typecheck"]) + ["-swift-version", "6", file.path, "-I", products.appendingPathComponent("Modules").path,
                              "-load-plugin-executable", plugin + "#HTTPSerializationMacroPlugin"]
         let output = Pipe()
         process.standardOutput = output

@@ -1,50 +1,34 @@
 import Foundation
 import Testing
 import HTTPSerializationCodable
+#if Macros
+import HTTPSerializationMacros
+#endif
 
 /// A generated reader's `JSONTapeValue`, `JSONTapeObject` and `JSONTextReader` read memory the
-/// decode lends them; release builds do not check, debug builds trap where a kept one is used.
-@Suite("Generated readers: a reader kept past its decode traps in debug builds")
+/// decode lends them. The value and the text reader cannot be copied and are only handed on
+/// `borrowing` or `inout`, so the compiler refuses code that keeps them; an object can be kept,
+/// and one used after its decode returned traps, in every build.
+@Suite("Generated readers: no reader outlives its decode")
 struct GeneratedReaderLifetimeTests {
     /// What a reader that breaks the rule keeps. Written by the decode and read after it on the
     /// same task, in one exit test's process, so nothing reaches it from two threads at once.
     final class Kept: @unchecked Sendable {
-        var value: JSONTapeValue?
         var object: JSONTapeObject?
-        var reader: JSONTextReader?
     }
 
     @TaskLocal static var kept: Kept?
 
-    /// Keeps the value and the object its tape reader is handed.
-    struct KeepsTapeValue: JSONTapeDecodable {
+    /// Keeps the object its tape reader opens.
+    struct KeepsTapeObject: JSONTapeDecodable {
         var id: Int
         init(from decoder: any Decoder) throws {
             id = try decoder.singleValueContainer().decode(Int.self)
         }
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             id = try object.decode(Int.self, forKey: "id")
-            GeneratedReaderLifetimeTests.kept?.value = value
             GeneratedReaderLifetimeTests.kept?.object = object
-        }
-    }
-
-    /// Keeps a copy of the text reader it is handed.
-    struct KeepsTextReader: JSONTapeDecodable {
-        var id: Int
-        init(from decoder: any Decoder) throws {
-            id = try decoder.singleValueContainer().decode(Int.self)
-        }
-        init(jsonTape value: JSONTapeValue) throws {
-            var object = try value.object()
-            id = try object.decode(Int.self, forKey: "id")
-        }
-        init(jsonText reader: inout JSONTextReader) throws {
-            var object = try reader.object()
-            id = try reader.decode(Int.self, forKey: "id", in: &object)
-            try reader.close(&object)
-            GeneratedReaderLifetimeTests.kept?.reader = reader
         }
     }
 
@@ -57,50 +41,181 @@ struct GeneratedReaderLifetimeTests {
         return kept
     }
 
-    @Test("readers that keep what they are handed still decode as usual")
+    @Test("a reader that keeps its object still decodes as usual")
     func usedDuringDecode() throws {
         let kept = Kept()
-        let values = try Self.$kept.withValue(kept) {
-            (try JSONBodyDecoder().decode(KeepsTapeValue.self, from: Self.document),
-             try JSONBodyDecoder().decode(KeepsTextReader.self, from: Self.document))
-        }
-        #expect(values.0.id == 7 && values.1.id == 7)
-        #expect(kept.value != nil && kept.object != nil && kept.reader != nil)
+        let value = try Self.$kept.withValue(kept) { try JSONBodyDecoder().decode(KeepsTapeObject.self, from: Self.document) }
+        #expect(value.id == 7)
+        #expect(kept.object != nil)
     }
 
-    #if DEBUG
     /// Whether the child process stopped at the lifetime check, not somewhere else.
     static func trappedOnLifetime(_ result: ExitTest.Result?) -> Bool {
         guard let result else { return false }
         return String(decoding: result.standardErrorContent, as: UTF8.self).contains("A JSON reader was used after the decode that made it returned")
     }
 
-    @Test("a JSONTapeValue used after its decode returned traps")
-    func keptTapeValueTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeValue.self)
-            _ = kept.value?.isNull
-        }
-        #expect(Self.trappedOnLifetime(result))
-    }
-
-    @Test("a JSONTapeObject used after its decode returned traps")
+    @Test("a JSONTapeObject read after its decode returned traps")
     func keptTapeObjectTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeValue.self)
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeObject.self)
             _ = kept.object?.contains("id")
         }
         #expect(Self.trappedOnLifetime(result))
     }
 
-    @Test("a JSONTextReader used after its decode returned traps")
-    func keptTextReaderTraps() async {
+    @Test("a JSONTapeObject's coding path after its decode returned traps")
+    func keptTapeObjectPathTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTextReader.self)
-            var reader = kept.reader
-            try reader?.skipValue()
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeObject.self)
+            _ = kept.object?.codingPath
         }
         #expect(Self.trappedOnLifetime(result))
+    }
+
+    @Test("a JSONTapeObject's decode and decodeIfPresent after its decode returned trap")
+    func keptTapeObjectDecodeTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeObject.self)
+            _ = try kept.object?.decode(Int.self, forKey: "id")
+        }
+        #expect(Self.trappedOnLifetime(result))
+        let present = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let kept = try GeneratedReaderLifetimeTests.keptAfterDecoding(GeneratedReaderLifetimeTests.KeepsTapeObject.self)
+            _ = try kept.object?.decodeIfPresent(Date.self, forKey: "id")
+        }
+        #expect(Self.trappedOnLifetime(present))
+    }
+
+    /// Keeps the `Decoder` it is handed, as a type may: the decoder stays usable after the decode.
+    struct KeepsDecoder: Decodable {
+        var id: Int
+        var decoder: any Decoder
+        init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: GeneratedReaderLifetimeTests.Key.self).decode(Int.self, forKey: .id)
+            self.decoder = decoder
+        }
+    }
+
+    enum Key: String, CodingKey { case id }
+
+    @Test("a Decoder kept past its decode still reads, through readers it opens afterwards")
+    func keptDecoderStillReads() throws {
+        let kept = try JSONBodyDecoder().decode(KeepsDecoder.self, from: Self.document)
+        #expect(kept.id == 7)
+        #expect(try kept.decoder.container(keyedBy: Key.self).decode(Int.self, forKey: .id) == 7)
+        // A reader over the parse, opened through the kept decoder after its decode returned.
+        #expect(try kept.decoder.singleValueContainer().decode(KeepsTapeObject.self).id == 7)
+    }
+
+    /// Where an outer reader puts its own reader while a nested decode runs.
+    final class Stash: @unchecked Sendable {
+        var reader: JSONTextReader?
+    }
+
+    @TaskLocal static var stash: Stash?
+
+    /// Swaps the reader of its decode with the one in the stash.
+    struct SwapsReader: JSONTapeDecodable {
+        var id = 1
+        init(from decoder: any Decoder) throws {}
+        init(jsonTape value: borrowing JSONTapeValue) throws {}
+        init(jsonText reader: inout JSONTextReader) throws {
+            if let stash = GeneratedReaderLifetimeTests.stash, var outer = stash.reader.take() {
+                swap(&reader, &outer)
+                stash.reader = consume outer
+            }
+        }
+    }
+
+    /// Puts its reader in the stash, runs a nested decode that swaps it for the nested one's,
+    /// and takes back what the stash then holds: the nested decode's reader, whose text is gone.
+    struct LendsReader: JSONTapeDecodable {
+        var id = 0
+        init(from decoder: any Decoder) throws {}
+        init(jsonTape value: borrowing JSONTapeValue) throws {}
+        init(jsonText reader: inout JSONTextReader) throws {
+            let stash = GeneratedReaderLifetimeTests.stash!
+            stash.reader = consume reader
+            _ = try? JSONBodyDecoder().decode(SwapsReader.self, from: Data(#"{"nested": [1, 2, 3]}"#.utf8))
+            reader = stash.reader.take()!
+            try reader.skipValue()
+        }
+    }
+
+    @Test("a decode that ends with another decode's reader traps before that reader is read")
+    func swappedTextReaderTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try GeneratedReaderLifetimeTests.$stash.withValue(Stash()) {
+                try JSONBodyDecoder().decode(GeneratedReaderLifetimeTests.LendsReader.self, from: GeneratedReaderLifetimeTests.document)
+            }
+        }
+        let printed = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(printed.contains("A JSONTextReader was swapped with another decode's"), "\(printed)")
+    }
+
+    #if Macros
+    /// A reader type that tries to keep what it is handed: `body` is the reader's statement,
+    /// on line 7 of the checked source (the harness's import is line 1), in the reader on line 6.
+    static func keeping(_ stored: String, in signature: String, _ body: String) -> String {
+        let readers = ["init(jsonTape value: borrowing JSONTapeValue) throws", "init(jsonText reader: inout JSONTextReader) throws"]
+        let other = readers.first { $0 != signature } ?? readers[0]
+        return """
+        nonisolated(unsafe) var kept: \(stored)? = nil
+        struct Keeper: JSONTapeDecodable {
+            init(from decoder: any Decoder) throws {}
+            \(other) {}
+            \(signature) {
+                \(body)
+            }
+        }
+        """
+    }
+
+    @Test("the compiler refuses a reader that keeps its JSONTapeValue, or a copy of it")
+    func keepingATapeValueDoesNotCompile() throws {
+        for body in ["kept = value", "let copy = value; kept = copy", "kept = consume value"] {
+            let checked = try GeneratedModelCompilerTests.typecheck(
+                Self.keeping("JSONTapeValue", in: "init(jsonTape value: borrowing JSONTapeValue) throws", body), ownership: true)
+            #expect(Self.refused(checked), "\(body): \(checked.output)")
+        }
+        // The same reader without the statement compiles: what the compiler refuses is the keeping.
+        let plain = try GeneratedModelCompilerTests.typecheck(
+            Self.keeping("JSONTapeValue", in: "init(jsonTape value: borrowing JSONTapeValue) throws", "_ = value.isNull"), ownership: true)
+        #expect(plain.accepted, "\(plain.output)")
+    }
+
+    @GeneratedJSONCoding
+    struct NameFirst: Codable, Equatable {
+        var name: String
+        var id: Int
+    }
+
+    @Test("a null for a required property, in an object read in the document's order, is the tape's error, not a trap")
+    func nullInDocumentOrderIsAnError() throws {
+        #expect(try JSONBodyDecoder().decode(NameFirst.self, from: Data(#"{"id": 3, "name": "a"}"#.utf8)) == NameFirst(name: "a", id: 3))
+        #expect(throws: DecodingError.self) {
+            try JSONBodyDecoder().decode(NameFirst.self, from: Data(#"{"id": null, "name": "a"}"#.utf8))
+        }
+    }
+
+    /// Whether `swiftc` refused the reader with an error at its signature or its statement
+    /// (lines 6 and 7 of the checked source).
+    static func refused(_ checked: (accepted: Bool, output: String)) -> Bool {
+        !checked.accepted && (6...7).contains { checked.output.contains(".swift:\($0):") }
+            && checked.output.contains("error:")
+    }
+
+    @Test("the compiler refuses a reader that keeps its JSONTextReader, or a copy of it")
+    func keepingATextReaderDoesNotCompile() throws {
+        for body in ["kept = reader", "let copy = reader; kept = copy", "kept = consume reader"] {
+            let checked = try GeneratedModelCompilerTests.typecheck(
+                Self.keeping("JSONTextReader", in: "init(jsonText reader: inout JSONTextReader) throws", body), ownership: true)
+            #expect(Self.refused(checked), "\(body): \(checked.output)")
+        }
+        let plain = try GeneratedModelCompilerTests.typecheck(
+            Self.keeping("JSONTextReader", in: "init(jsonText reader: inout JSONTextReader) throws", "try reader.skipValue()"), ownership: true)
+        #expect(plain.accepted, "\(plain.output)")
     }
     #endif
 }

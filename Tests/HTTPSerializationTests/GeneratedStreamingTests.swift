@@ -31,7 +31,7 @@ struct GeneratedStreamingTests {
             route = .codable
         }
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             x = try object.decode(Int.self, forKey: "x")
             route = .tape

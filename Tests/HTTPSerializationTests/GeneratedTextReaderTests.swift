@@ -177,7 +177,7 @@ struct GeneratedTextReaderTests {
             label = try decoder.singleValueContainer().decode(String.self)
         }
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             label = try value.decode(String.self)
         }
 
@@ -244,7 +244,7 @@ struct GeneratedTextReaderTests {
     struct ClosedAfterMembers: Decodable, Equatable, JSONTapeDecodable {
         var id: Int
         init(id: Int) { self.id = id }
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             id = try object.decode(Int.self, forKey: "id")
         }
@@ -573,7 +573,7 @@ struct GeneratedTextReaderTests {
         }
         deinit { Self.live.withLock { $0 -= 1 } }
         convenience init(from decoder: any Decoder) throws { self.init(try Int(from: decoder)) }
-        convenience init(jsonTape value: JSONTapeValue) throws { self.init(try value.decode(Int.self)) }
+        convenience init(jsonTape value: borrowing JSONTapeValue) throws { self.init(try value.decode(Int.self)) }
         convenience init(jsonText reader: inout JSONTextReader) throws { self.init(try reader.decode(Int.self)) }
     }
 
@@ -613,7 +613,7 @@ struct GeneratedTextReaderTests {
         struct Inner: Decodable, JSONTapeDecodable {
             var y: Int
             var k: Int
-            init(jsonTape value: JSONTapeValue) throws {
+            init(jsonTape value: borrowing JSONTapeValue) throws {
                 var object = try value.object()
                 k = try object.decode(forKey: "k")
                 y = try object.decode(forKey: "y")
@@ -624,7 +624,7 @@ struct GeneratedTextReaderTests {
         var k: Int
         var y: Int?
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var outer = try value.object()
             a = try outer.decode(forKey: "a")
             let inner = try outer.decode(Inner.self, forKey: "inner")

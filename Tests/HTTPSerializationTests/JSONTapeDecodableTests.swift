@@ -13,7 +13,7 @@ import HTTPSerialization
 struct JSONTapeDecodableTests {
     enum Level: String, Decodable, Equatable, JSONTapeDecodable {
         case low, high
-        init(jsonTape value: JSONTapeValue) throws { self = try value.decodeRawValue(of: Level.self) }
+        init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeRawValue(of: Level.self) }
     }
 
     struct Child: Decodable, Equatable, JSONTapeDecodable {
@@ -21,7 +21,7 @@ struct JSONTapeDecodableTests {
         var value: Int?
         var nested: [Child]?
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             key = try object.decode(String.self, forKey: "key")
             self.value = try object.decodeIfPresent(Int.self, forKey: "value")
@@ -52,7 +52,7 @@ struct JSONTapeDecodableTests {
         var big: Int64?
         var huge: UInt64?
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             id = try object.decode(Int.self, forKey: "id")
             name = try object.decode(String.self, forKey: "name")
@@ -78,7 +78,7 @@ struct JSONTapeDecodableTests {
         var nestedValue: [String: Int]?
         var __private_: Bool?
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             userID = try object.decodeIfPresent(Int.self, forKey: "userID")
             userName = try object.decode(String.self, forKey: "userName")
@@ -125,7 +125,7 @@ struct JSONTapeDecodableTests {
             self.readByTape = readByTape
         }
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             x = try object.decode(Int.self, forKey: "x")
             readByTape = true
@@ -184,7 +184,7 @@ struct JSONTapeDecodableTests {
         struct Three: Decodable, Equatable, JSONTapeDecodable {
             var a: Int, b: Int, c: Int
             init(a: Int, b: Int, c: Int) { (self.a, self.b, self.c) = (a, b, c) }
-            init(jsonTape value: JSONTapeValue) throws {
+            init(jsonTape value: borrowing JSONTapeValue) throws {
                 var object = try value.object()
                 a = try object.decode(Int.self, forKey: "a")
                 b = try object.decode(Int.self, forKey: "b")
@@ -209,7 +209,7 @@ struct JSONTapeDecodableTests {
     func foundationValuesFollowStrategies() throws {
         struct Stamped: Decodable, Equatable, JSONTapeDecodable {
             var at: Date, blob: Data, link: URL, amount: Decimal, ratio: Double
-            init(jsonTape value: JSONTapeValue) throws {
+            init(jsonTape value: borrowing JSONTapeValue) throws {
                 var object = try value.object()
                 at = try object.decode(Date.self, forKey: "at")
                 blob = try object.decode(Data.self, forKey: "blob")
@@ -238,7 +238,7 @@ struct JSONTapeDecodableTests {
 
         init(id: Int, seen: Bool) { (self.id, self.seen) = (id, seen) }
 
-        init(jsonTape value: JSONTapeValue) throws {
+        init(jsonTape value: borrowing JSONTapeValue) throws {
             var object = try value.object()
             seen = object.contains("id")
             if let number = try? object.decode(Int.self, forKey: "id") {
@@ -262,7 +262,7 @@ struct JSONTapeDecodableTests {
     func numericDictionaryKeysOnThePath() {
         struct Counts: Decodable, Equatable, JSONTapeDecodable {
             var counts: [String: Int]
-            init(jsonTape value: JSONTapeValue) throws {
+            init(jsonTape value: borrowing JSONTapeValue) throws {
                 var object = try value.object()
                 counts = try object.decode([String: Int].self, forKey: "counts")
             }
@@ -278,7 +278,7 @@ struct JSONTapeDecodableTests {
         struct Snake: Decodable, Equatable, JSONTapeDecodable {
             var userID: Int
             var extra: [String: Int]
-            init(jsonTape value: JSONTapeValue) throws {
+            init(jsonTape value: borrowing JSONTapeValue) throws {
                 var object = try value.object()
                 userID = try object.decode(Int.self, forKey: "userID")
                 extra = try object.decode([String: Int].self, forKey: "extra")
@@ -301,7 +301,7 @@ struct JSONTapeDecodableTests {
     func canonicallyEquivalentKeys() throws {
         struct Cafe: Decodable, Equatable, JSONTapeDecodable {
             var café: Int
-            init(jsonTape value: JSONTapeValue) throws {
+            init(jsonTape value: borrowing JSONTapeValue) throws {
                 var object = try value.object()
                 café = try object.decode(Int.self, forKey: "caf\u{E9}")
             }

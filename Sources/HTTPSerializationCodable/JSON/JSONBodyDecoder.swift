@@ -180,9 +180,13 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
             var cursor = JSONTextCursor(bytes, from: start, maximumDepth: maximumDepth)
             if case .convertFromSnakeCase = keyDecodingStrategy { cursor.convertsFromSnakeCase = true }
             var text = JSONTextReader(cursor, options: self)
-            #if DEBUG
-            defer { text.lifetime.ended = true }
-            #endif
+            // A reader cannot be copied, but one can be swapped with another's in a nested
+            // decode (`swap`, or `consume` and put back): a decode that ends with a reader other
+            // than its own traps here, before the one it lent can be read once its text is gone.
+            defer {
+                precondition(text.cursor.readsSameText(as: cursor),
+                             "A JSONTextReader was swapped with another decode's: a reader is valid only during its own decode")
+            }
             do {
                 let value = try text.decode(Reader.self)
                 try text.cursor.finishDocument()
@@ -207,10 +211,8 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     ) -> Result<T, any Error> {
         var document = JSONTapeDocument(borrowing: reader)
         let decoded = decodeRoot(type, from: document, at: entry, path: path)
-        #if DEBUG
-        // Readers made during the decode end with it; a kept document starts a new lifetime.
-        document.lifetime.ended = true
-        #endif
+        // Objects opened during the decode end with it.
+        document.endedDecodes &+= 1
         // A type may keep its decoder, or a container, past the decode: then the document
         // must own its memory before the bytes it reads go away.
         if !isKnownUniquelyReferenced(&document) { document.keepReadable() }

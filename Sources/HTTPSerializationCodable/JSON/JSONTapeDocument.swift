@@ -13,13 +13,11 @@ final class JSONTapeDocument {
     @exclusivity(unchecked) private(set) var reader: JSONTapeReader
     /// The copy `reader` points into once the document owns its memory.
     private var storage: JSONTapeStorage?
-    #if DEBUG
-    /// The lifetime the readers made now take (``JSONDecodeLifetime``): ended when the decode
-    /// that made the document returns; a document kept past it (``keepReadable()``) owns its
-    /// memory and starts a new one, so a decoder kept by a type still reads through fresh
-    /// readers, while readers made during the decode stay ended.
-    var lifetime = JSONDecodeLifetime()
-    #endif
+    /// How many decodes that read this document have returned: an object opened during a
+    /// decode checks the count has not moved before each read (``CheckedDecoder``), so one
+    /// kept past its decode traps. A document kept past its decode (``keepReadable()``) owns its
+    /// memory, so what a kept decoder opens later reads it safely.
+    @exclusivity(unchecked) var endedDecodes: UInt = 0
 
     /// A document over memory it does not own: valid until ``keepReadable()`` is due.
     init(borrowing reader: JSONTapeReader) {
@@ -38,9 +36,6 @@ final class JSONTapeDocument {
         guard storage == nil else { return }
         let copy = JSONTapeStorage(copying: reader)
         storage = copy
-        #if DEBUG
-        lifetime = JSONDecodeLifetime()
-        #endif
         reader = JSONTapeReader(base: copy.bytes.baseAddress!, byteCount: copy.bytes.count, words: copy.words, overflow: copy.overflow)
     }
 }

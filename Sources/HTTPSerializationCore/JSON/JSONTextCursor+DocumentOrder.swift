@@ -71,6 +71,7 @@ extension JSONTextCursor {
     /// `seek` compares only those it passes.
     @inlinable @inline(__always)
     package func member(_ member: MemberKey, is key: StaticString) throws(Miss) -> Bool {
+        precondition(member.start &+ member.length <= end, Self.foreignNote)
         if member.isPlain, key.hasPointerRepresentation {
             let count = key.utf8CodeUnitCount
             if member.length == count, JSONTapeReader.equal(base + member.start, key.utf8Start, count: count) { return true }
@@ -133,12 +134,22 @@ extension JSONTextCursor {
 
     /// The string a noted value holds, escapes decoded.
     @usableFromInline package func string(_ value: NotedValue) -> String {
-        string(quotedFrom: value.start, to: value.end, flags: value.flags)
+        precondition(value.start >= 0 && value.start < value.end && value.end <= end, Self.foreignNote)
+        return string(quotedFrom: value.start, to: value.end, flags: value.flags)
+    }
+
+    /// Why a noted value or member key past the text traps: one noted in another, longer
+    /// document (a slot or member kept and handed to another decode) would read out of bounds.
+    @usableFromInline static var foreignNote: String {
+        "A JSONTextReader.Slot or Member was read by a decode other than the one that made it"
     }
 
     /// Moves the cursor to a noted value inside the object just read, to read it where it
     /// stands: the object counts as open again (for the depth limit) until ``leaveNoted(resumingAt:)``.
     @usableFromInline package mutating func enterNoted(_ value: NotedValue) -> Int {
+        // Every read from here checks the index against the end; a value that is not a string
+        // may have no end noted (a null in a slot, read with its type's reader).
+        precondition(value.start >= 0 && value.start < end, Self.foreignNote)
         let resume = index
         index = value.start
         depth += 1

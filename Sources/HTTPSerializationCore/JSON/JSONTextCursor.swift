@@ -61,6 +61,12 @@ package struct JSONTextCursor {
     @usableFromInline package var convertsFromSnakeCase = false
 
     /// A cursor at the first value of `bytes[start...]`.
+    /// Whether this cursor reads the same text as `other`: how a decode checks, as it ends, that
+    /// the reader it hands back is its own.
+    package func readsSameText(as other: JSONTextCursor) -> Bool {
+        base == other.base && end == other.end
+    }
+
     package init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, maximumDepth: Int) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count

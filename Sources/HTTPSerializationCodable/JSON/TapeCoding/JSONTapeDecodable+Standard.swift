@@ -13,7 +13,7 @@ import HTTPSerializationCore
 extension String: JSONTapeDecodable {
     /// Reads a JSON string.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.string(at: value.entry, path: { value.codingPath }) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decoder.string(at: value.entry, path: { value.codingPath }) }
     /// Reads a JSON string from the text.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readString() }
@@ -22,7 +22,7 @@ extension String: JSONTapeDecodable {
 extension Bool: JSONTapeDecodable {
     /// Reads `true` or `false`.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.bool(at: value.entry, path: { value.codingPath }) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decoder.bool(at: value.entry, path: { value.codingPath }) }
     /// Reads `true` or `false` from the text.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readBool() }
@@ -31,7 +31,7 @@ extension Bool: JSONTapeDecodable {
 extension Double: JSONTapeDecodable {
     /// Reads a number, or a non-conforming float's string under the decoder's strategy.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
     /// Reads a number from the text, or a non-conforming float's string under the decoder's strategy.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
@@ -40,7 +40,7 @@ extension Double: JSONTapeDecodable {
 extension Float: JSONTapeDecodable {
     /// Reads a number that fits, or a non-conforming float's string under the decoder's strategy.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decoder.floatingPoint(at: value.entry, path: { value.codingPath }) }
     /// Reads a number that fits from the text, or a non-conforming float's string under the decoder's strategy.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readFloatingPoint() }
@@ -49,7 +49,7 @@ extension Float: JSONTapeDecodable {
 extension JSONTapeDecodable where Self: FixedWidthInteger {
     /// Reads a number that is an integer in range.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decoder.integer(at: value.entry, path: { value.codingPath }) }
     /// Reads a number that is an integer in range from the text.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readInteger() }
@@ -69,7 +69,7 @@ extension UInt64: JSONTapeDecodable {}
 extension Date: JSONTapeDecodable {
     /// Reads a date under the decoder's date strategy.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Date.self) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(Date.self) }
     /// Reads a date from the text, as from the tape.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Date.self) }
@@ -78,7 +78,7 @@ extension Date: JSONTapeDecodable {
 extension Data: JSONTapeDecodable {
     /// Reads data under the decoder's data strategy.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Data.self) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(Data.self) }
     /// Reads data from the text, as from the tape.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Data.self) }
@@ -87,7 +87,7 @@ extension Data: JSONTapeDecodable {
 extension URL: JSONTapeDecodable {
     /// Reads a URL string.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(URL.self) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(URL.self) }
     /// Reads a URL from the text, as from the tape.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(URL.self) }
@@ -96,7 +96,7 @@ extension URL: JSONTapeDecodable {
 extension Decimal: JSONTapeDecodable {
     /// Reads a number as a decimal, digit for digit.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = try value.decodeThroughDecodable(Decimal.self) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(Decimal.self) }
     /// Reads a decimal from the text, as from the tape.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Decimal.self) }
@@ -105,7 +105,7 @@ extension Decimal: JSONTapeDecodable {
 extension Optional: JSONTapeDecodable where Wrapped: JSONTapeDecodable {
     /// Reads `null` as nil, anything else as the wrapped type.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws { self = value.isNull ? nil : try Wrapped(jsonTape: value) }
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = value.isNull ? nil : try Wrapped(jsonTape: value) }
     /// Reads `null` as nil from the text, anything else as the wrapped type.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readNull() ? nil : try reader.read(Wrapped.self) }
@@ -115,9 +115,9 @@ extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
     /// Reads a JSON array, each element by its type's reader (through
     /// ``JSONTapeDecodable/decodeArray(from:)``, specialized where the element type conforms).
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws {
+    public init(jsonTape value: borrowing JSONTapeValue) throws {
         let decoder = value.decoder
-        let path = { value.codingPath }
+        let path = { decoder.codingPath }
         // The common elements in one loop with no reader call per element, as the `Decodable` path reads them.
         if Element.self == String.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.string(at: entry, path: path) }, to: [Element].self) }
         else if Element.self == Int.self { self = unsafeBitCast(try decoder.array(at: value.entry, path: path) { entry, _, path in try decoder.integer(at: entry, path: path) as Int }, to: [Element].self) }
@@ -142,7 +142,7 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
     /// key, as `Dictionary.init(from:)` names it, except under a key strategy, where (as there)
     /// a repeated key's value is read too.
     @_documentation(visibility: internal)
-    public init(jsonTape value: JSONTapeValue) throws {
+    public init(jsonTape value: borrowing JSONTapeValue) throws {
         let decoder = value.decoder
         let tape = decoder.tape
         let object = value.entry

@@ -6,19 +6,20 @@
 /// macro writes in your module calls it, and it is left out of the documentation.
 /// ``JSONBodyDecoder``, ``DecodableResponseSerializer`` and the streaming serializers use the
 /// reader whenever the type has one, with the same values and the same `DecodingError`s, coding
-/// paths included, as its `init(from:)` gives. The readers are valid only during the call they
-/// are handed to; debug builds trap where one is used after its decode returned.
+/// paths included, as its `init(from:)` gives. What a reader is handed is valid only during its
+/// call: ``JSONTapeValue`` and ``JSONTextReader`` cannot be copied or kept, and a
+/// ``JSONTapeObject`` used after its decode returned traps.
 @_documentation(visibility: internal)
 public protocol JSONTapeDecodable: Decodable {
     /// Reads the value at `value`, throwing the `DecodingError` its `init(from:)` would throw.
-    init(jsonTape value: JSONTapeValue) throws
+    init(jsonTape value: borrowing JSONTapeValue) throws
 
     /// Reads an array of the type at `value`.
     ///
     /// The default, compiled where the type conforms, reads every element through
     /// ``init(jsonTape:)`` in one loop specialized for the type; there is seldom a reason to
     /// write your own.
-    static func decodeArray(from value: JSONTapeValue) throws -> [Self]
+    static func decodeArray(from value: borrowing JSONTapeValue) throws -> [Self]
 
     /// Reads the value at `reader` straight from the document's text: the fast path of a
     /// decode, tried first where the decoder matches keys as written or converted from snake case.
@@ -38,7 +39,7 @@ extension JSONTapeDecodable {
     /// Reads each element with ``init(jsonTape:)``, its index on the coding path.
     @inlinable
     @_documentation(visibility: internal)
-    public static func decodeArray(from value: JSONTapeValue) throws -> [Self] {
+    public static func decodeArray(from value: borrowing JSONTapeValue) throws -> [Self] {
         let count = try value.arrayCount()
         var elements: [Self] = []
         elements.reserveCapacity(count)

@@ -14,22 +14,18 @@ import HTTPSerializationCore
 /// (compared as `String`s compare) or a key strategy falls back to a search that finds what a
 /// keyed container would. Where a key repeats, the first is read, as `JSONDecoder` reads it.
 ///
-/// Valid only during the reader's call, as the ``JSONTapeValue`` it came from. Part of
-/// `@GeneratedJSONCoding`'s runtime, not for hand use.
+/// Valid only during the reader's call, as the ``JSONTapeValue`` it came from; one kept and used
+/// after its decode returned traps, in every build. Part of `@GeneratedJSONCoding`'s runtime,
+/// not for hand use.
 @_documentation(visibility: internal)
 public struct JSONTapeObject {
-    #if DEBUG
-    // Held and checked at every use, as ``JSONTapeValue`` does in debug builds.
+    // The decoder, held strongly and checked at every use (``CheckedDecoder``): an object can
+    // be kept, unlike the value it came from.
     let held: CheckedDecoder
     var decoder: JSONTapeDecoder { held.checked }
-    /// The decoder's reader, read through the check.
-    var tape: JSONTapeReader { decoder.tape }
-    #else
-    // Unowned and unchecked for the reason ``JSONTapeValue`` gives.
-    unowned(unsafe) let decoder: JSONTapeDecoder
-    /// The decoder's reader, which cannot move while a reader runs.
+    /// The decoder's reader when the object was opened; read only after a check of the
+    /// decode (``valueEntry(_:)``, ``decoder``), so never once its memory is gone.
     let tape: JSONTapeReader
-    #endif
     let object: Int
     /// The entry after the object's last value.
     let end: Int
@@ -51,12 +47,8 @@ public struct JSONTapeObject {
     init(decoder: JSONTapeDecoder, object: Int) throws {
         let tape = decoder.tape
         guard tape.kind(object) == .object else { throw decoder.containerMismatch(at: object, path: decoder.codingPath) }
-        #if DEBUG
         held = CheckedDecoder(decoder)
-        #else
-        self.decoder = decoder
         self.tape = tape
-        #endif
         self.object = object
         end = tape.offset(object)
         prefix = decoder.path.count
@@ -80,6 +72,7 @@ public struct JSONTapeObject {
     /// Whether the object has a value, null included, for `key`.
     @_documentation(visibility: internal)
     public func contains(_ key: StaticString) -> Bool {
+        held.check()
         var probe = self
         return probe.search(key) != nil
     }
@@ -203,6 +196,7 @@ public struct JSONTapeObject {
     /// The entry of the value for `key`, or nil.
     @inline(__always)
     mutating func valueEntry(_ key: StaticString) -> Int? {
+        held.check()
         if inOrder, cursor < end {
             let word = tape.words[cursor]
             // Narrow, unescaped and of the key's length: then compare the bytes.

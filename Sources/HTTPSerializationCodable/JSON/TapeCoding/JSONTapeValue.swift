@@ -7,29 +7,17 @@ import HTTPSerializationCore
 
 /// One value of a parsed JSON document, as a ``JSONTapeDecodable`` reader gets it.
 ///
-/// Valid only during the reader's call: it reads memory the decode lends it (debug builds trap
-/// where a kept one is used). Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
+/// Valid only during the reader's call, as it reads memory the decode lends it; it cannot be
+/// copied, and readers are handed it `borrowing`, so no code can keep it past its call (the
+/// compiler refuses `kept = value`). Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
 @_documentation(visibility: internal)
-public struct JSONTapeValue {
-    #if DEBUG
-    // Debug builds hold the decoder and check at every use that its decode is running.
-    let held: CheckedDecoder
-    var decoder: JSONTapeDecoder { held.checked }
-    #else
-    // Unowned and unchecked: a value is made by the decoder for a reader it is running, and
-    // the decoder lives until the outermost decode returns, after every reader has; a value
-    // kept past its call is invalid anyway, as the document memory it reads is (debug builds
-    // check that).
-    unowned(unsafe) let decoder: JSONTapeDecoder
-    #endif
+public struct JSONTapeValue: ~Copyable {
+    /// The decoder, which outlives every value it hands out, as none can be kept.
+    let decoder: JSONTapeDecoder
     @usableFromInline let entry: Int
 
     init(decoder: JSONTapeDecoder, entry: Int) {
-        #if DEBUG
-        held = CheckedDecoder(decoder)
-        #else
         self.decoder = decoder
-        #endif
         self.entry = entry
     }
 

@@ -44,29 +44,15 @@ import HTTPSerializationCore
 /// self.nickname = try reader.decodeIfPresent(from: nickname)
 /// ```
 ///
-/// Valid only during the decode that made it: it reads memory the decode lends it (debug builds
-/// trap where a kept copy is used). Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
+/// Valid only during the decode that made it, as it reads memory the decode lends it: it cannot
+/// be copied and is only handed on `inout` (the compiler refuses `kept = reader`), and a decode
+/// that ends with a reader other than its own, swapped in from a nested decode, traps before
+/// the swapped one can be read. Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
 @_documentation(visibility: internal)
-public struct JSONTextReader {
-    #if DEBUG
-    @usableFromInline var checkedCursor: JSONTextCursor
-    /// Ended by the decode that made the reader as it returns: a copy kept past it traps at its
-    /// next read (debug builds only; ``JSONDecodeLifetime``).
-    @usableFromInline let lifetime = JSONDecodeLifetime()
-    /// The cursor, through the check.
-    @usableFromInline var cursor: JSONTextCursor {
-        get {
-            lifetime.check()
-            return checkedCursor
-        }
-        _modify {
-            lifetime.check()
-            yield &checkedCursor
-        }
-    }
-    #else
+public struct JSONTextReader: ~Copyable {
+    /// Where the reader is in the text: a pointer into memory the decode lends, which no one
+    /// can keep, as the reader cannot be copied.
     @usableFromInline var cursor: JSONTextCursor
-    #endif
     /// The decoder's options, for the values read through the tape's rules (dates, data, URLs, decimals).
     let options: JSONBodyDecoder
 
@@ -78,11 +64,7 @@ public struct JSONTextReader {
     }
 
     init(_ cursor: JSONTextCursor, options: JSONBodyDecoder) {
-        #if DEBUG
-        checkedCursor = cursor
-        #else
         self.cursor = cursor
-        #endif
         self.options = options
     }
 
