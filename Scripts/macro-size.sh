@@ -5,12 +5,18 @@
 # objects' symbol bytes and, for the macro's object, the bytes of each generated member and of
 # the array loops specialized for the models.
 #   Scripts/macro-size.sh   (a release build of the library and the macro in .build-macro-size)
+#   Scripts/macro-size.sh --products .build/release   (the modules and plugin of a release build
+#                                                      of the package with its default traits)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd -P)"
-scratch="$root/.build-macro-size"
-swift build -c release --traits Macros --target HTTPSerializationMacros --scratch-path "$scratch" 2>&1 | grep -E "error|Compiling|Build" | tail -2
-products="$(swift build -c release --traits Macros --scratch-path "$scratch" --show-bin-path)"
+if [ "${1:-}" = "--products" ] && [ -n "${2:-}" ]; then
+    products="$(cd "$2" && pwd -P)"
+else
+    scratch="$root/.build-macro-size"
+    swift build -c release --traits Macros --target HTTPSerializationMacros --scratch-path "$scratch" 2>&1 | grep -E "error|Compiling|Build" | tail -2
+    products="$(swift build -c release --traits Macros --scratch-path "$scratch" --show-bin-path)"
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 - "$work" <<'MODELS'

@@ -101,7 +101,10 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
                         "    try self.init(_jsonTapeDocumentOrder: &reader, object: &object)",
                         "}",
                     ]))
-                    members.append(function("init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws", textLines + assignments))
+                    // Called, not inlined, as the document-order reader is: inlined, each model's
+                    // array loop carried a copy (0.7 KB a model in Scripts/macro-size.sh, no
+                    // difference in the generated-readers benchmark lines).
+                    members.append(function("@inline(never) init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws", textLines + assignments))
                     members.append(documentOrder)
                 } else {
                     members.append(function(textReaderSignature, textLines + assignments))

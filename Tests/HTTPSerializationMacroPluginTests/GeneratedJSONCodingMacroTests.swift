@@ -103,7 +103,7 @@ struct GeneratedJSONCodingMacroTests {
                         try self.init(_jsonTapeDocumentOrder: &reader, object: &object)
                     }
                 }
-                init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
+                @inline(never) init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
                     func _jsonTapeType<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }
@@ -312,7 +312,7 @@ struct GeneratedJSONCodingMacroTests {
                         try self.init(_jsonTapeDocumentOrder: &reader, object: &object)
                     }
                 }
-                init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
+                @inline(never) init(_jsonTapeKeyed reader: inout HTTPSerializationCodable.JSONTextReader, object: inout HTTPSerializationCodable.JSONTextReader.Object) throws {
                     func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
                         _JSONTapeProperty.self
                     }

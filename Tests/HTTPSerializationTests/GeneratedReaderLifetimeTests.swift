@@ -172,19 +172,6 @@ struct GeneratedReaderLifetimeTests {
         """
     }
 
-    @Test("the compiler refuses a reader that keeps its JSONTapeValue, or a copy of it")
-    func keepingATapeValueDoesNotCompile() throws {
-        for body in ["kept = value", "let copy = value; kept = copy", "kept = consume value"] {
-            let checked = try GeneratedModelCompilerTests.typecheck(
-                Self.keeping("JSONTapeValue", in: "init(jsonTape value: borrowing JSONTapeValue) throws", body), ownership: true)
-            #expect(Self.refused(checked), "\(body): \(checked.output)")
-        }
-        // The same reader without the statement compiles: what the compiler refuses is the keeping.
-        let plain = try GeneratedModelCompilerTests.typecheck(
-            Self.keeping("JSONTapeValue", in: "init(jsonTape value: borrowing JSONTapeValue) throws", "_ = value.isNull"), ownership: true)
-        #expect(plain.accepted, "\(plain.output)")
-    }
-
     @GeneratedJSONCoding
     struct NameFirst: Codable, Equatable {
         var name: String
@@ -206,15 +193,24 @@ struct GeneratedReaderLifetimeTests {
             && checked.output.contains("error:")
     }
 
-    @Test("the compiler refuses a reader that keeps its JSONTextReader, or a copy of it")
-    func keepingATextReaderDoesNotCompile() throws {
-        for body in ["kept = reader", "let copy = reader; kept = copy", "kept = consume reader"] {
-            let checked = try GeneratedModelCompilerTests.typecheck(
-                Self.keeping("JSONTextReader", in: "init(jsonText reader: inout JSONTextReader) throws", body), ownership: true)
+    /// What a reader is handed, the reader's signature, statements that keep it, and one that
+    /// only uses it.
+    static let handed: [(type: String, signature: String, keeping: [String], using: String)] = [
+        ("JSONTapeValue", "init(jsonTape value: borrowing JSONTapeValue) throws",
+         ["kept = value", "let copy = value; kept = copy", "kept = consume value"], "_ = value.isNull"),
+        ("JSONTextReader", "init(jsonText reader: inout JSONTextReader) throws",
+         ["kept = reader", "let copy = reader; kept = copy", "kept = consume reader"], "try reader.skipValue()"),
+    ]
+
+    @Test("the compiler refuses a reader that keeps its JSONTapeValue or JSONTextReader, or a copy of it", arguments: 0..<2)
+    func keepingWhatAReaderIsHandedDoesNotCompile(_ index: Int) throws {
+        let handed = Self.handed[index]
+        for body in handed.keeping {
+            let checked = try GeneratedModelCompilerTests.typecheck(Self.keeping(handed.type, in: handed.signature, body), ownership: true)
             #expect(Self.refused(checked), "\(body): \(checked.output)")
         }
-        let plain = try GeneratedModelCompilerTests.typecheck(
-            Self.keeping("JSONTextReader", in: "init(jsonText reader: inout JSONTextReader) throws", "try reader.skipValue()"), ownership: true)
+        // The same reader without keeping compiles: what the compiler refuses is the keeping.
+        let plain = try GeneratedModelCompilerTests.typecheck(Self.keeping(handed.type, in: handed.signature, handed.using), ownership: true)
         #expect(plain.accepted, "\(plain.output)")
     }
     #endif

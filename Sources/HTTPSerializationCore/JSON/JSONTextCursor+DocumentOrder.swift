@@ -46,12 +46,12 @@ extension JSONTextCursor {
         return (try? Self.convertedMatches(member, key, base)) ?? false
     }
 
-    /// The key of `object`'s next member, the cursor then at its value; nil at the object's
-    /// end (its brace read, the object closed).
-    @usableFromInline package mutating func nextMemberKey(in object: inout Object) throws(Miss) -> MemberKey? {
+    /// Reads the key of `object`'s next member into ``memberKey``, the cursor then at its value;
+    /// false at the object's end (its brace read, the object closed).
+    @usableFromInline package mutating func nextMemberKey(in object: inout Object) throws(Miss) -> Bool {
         guard let keyStart = try nextKey(in: &object) else {
             release(&object)
-            return nil
+            return false
         }
         let (afterKey, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: keyStart, end: end) }
         index = try colon(after: afterKey)
@@ -60,18 +60,20 @@ extension JSONTextCursor {
         if isPlain, convertsFromSnakeCase {
             isPlain = !UnsafeBufferPointer(start: base + keyStart + 1, count: length).contains(UInt8(ascii: "_"))
         }
-        return MemberKey(start: keyStart + 1, length: length, flags: flags, isPlain: isPlain)
+        memberKey = MemberKey(start: keyStart + 1, length: length, flags: flags, isPlain: isPlain)
+        return true
     }
 
-    /// Whether `member` is `key`, as ``seek(_:in:)`` matches keys: bytes where they settle it,
-    /// `String`s for escaped or non-ASCII text, and converted under ``convertsFromSnakeCase``.
+    /// Whether the last member key read (``memberKey``) is `key`, as ``seek(_:in:)`` matches
+    /// keys: bytes where they settle it, `String`s for escaped or non-ASCII text, and converted
+    /// under ``convertsFromSnakeCase``.
     /// A key that is not ASCII is a ``Miss`` (as for `seek`, the tape decides which member a
     /// key such as a Kelvin sign takes), and so, under the conversion, is an escaped or
     /// non-ASCII member key, even one no property reads: every member is compared here, where
     /// `seek` compares only those it passes.
     @inlinable @inline(__always)
-    package func member(_ member: MemberKey, is key: StaticString) throws(Miss) -> Bool {
-        precondition(member.start &+ member.length <= end, Self.foreignNote)
+    package func memberKey(is key: StaticString) throws(Miss) -> Bool {
+        let member = memberKey
         if member.isPlain, key.hasPointerRepresentation {
             let count = key.utf8CodeUnitCount
             if member.length == count, JSONTapeReader.equal(base + member.start, key.utf8Start, count: count) { return true }
@@ -81,7 +83,7 @@ extension JSONTextCursor {
         return try slowMember(member, is: key)
     }
 
-    /// ``member(_:is:)`` past its bytes: escaped or non-ASCII text, the conversion, unclean keys.
+    /// ``memberKey(is:)`` past its bytes: escaped or non-ASCII text, the conversion, unclean keys.
     @usableFromInline func slowMember(_ member: MemberKey, is key: StaticString) throws(Miss) -> Bool {
         guard key.hasPointerRepresentation else { throw Miss() }
         let clean = Self.clean(key)
@@ -134,14 +136,16 @@ extension JSONTextCursor {
 
     /// The string a noted value holds, escapes decoded.
     @usableFromInline package func string(_ value: NotedValue) -> String {
-        precondition(value.start >= 0 && value.start < value.end && value.end <= end, Self.foreignNote)
+        if _slowPath(value.start < 0 || value.start >= value.end || value.end > end) { Self.foreign() }
         return string(quotedFrom: value.start, to: value.end, flags: value.flags)
     }
 
-    /// Why a noted value or member key past the text traps: one noted in another, longer
-    /// document (a slot or member kept and handed to another decode) would read out of bounds.
-    @usableFromInline static var foreignNote: String {
-        "A JSONTextReader.Slot or Member was read by a decode other than the one that made it"
+    /// Traps for a noted value past the text: one noted in another, longer document (a slot
+    /// kept and handed to another decode) would read out of bounds.
+    /// Out of line, so each inlined check is a compare and a call.
+    @usableFromInline @inline(never)
+    static func foreign() -> Never {
+        preconditionFailure("A JSONTextReader.Slot was read by a decode other than the one that filled it")
     }
 
     /// Moves the cursor to a noted value inside the object just read, to read it where it
@@ -149,7 +153,7 @@ extension JSONTextCursor {
     @usableFromInline package mutating func enterNoted(_ value: NotedValue) -> Int {
         // Every read from here checks the index against the end; a value that is not a string
         // may have no end noted (a null in a slot, read with its type's reader).
-        precondition(value.start >= 0 && value.start < end, Self.foreignNote)
+        if _slowPath(value.start < 0 || value.start >= end) { Self.foreign() }
         let resume = index
         index = value.start
         depth += 1

@@ -59,6 +59,9 @@ package struct JSONTextCursor {
     /// the conversion leaves it. An escaped or non-ASCII key met on the way, or one whose
     /// conversion the bytes do not settle, is a ``Miss``.
     @usableFromInline package var convertsFromSnakeCase = false
+    /// The key of the member ``nextMemberKey(in:)`` read last: kept here, not handed out, so a
+    /// member key can only ever be compared with the text it was read from.
+    @usableFromInline package var memberKey = MemberKey(start: 0, length: 0, flags: 0, isPlain: true)
 
     /// A cursor at the first value of `bytes[start...]`.
     /// Whether this cursor reads the same text as `other`: how a decode checks, as it ends, that

@@ -137,11 +137,11 @@ public struct JSONTextReader: ~Copyable {
         cursor.starts(with: key, in: object.state)
     }
 
-    /// A member's key, as ``nextMember(in:)`` finds it, which ``member(_:is:)`` compares.
+    /// A member ``nextMember(in:)`` found, whose key ``member(_:is:)`` compares: a token only,
+    /// as the reader keeps the key itself, so a kept one reads nothing.
     @_documentation(visibility: internal)
     public struct Member {
-        @usableFromInline let key: JSONTextCursor.MemberKey
-        @usableFromInline init(_ key: JSONTextCursor.MemberKey) { self.key = key }
+        @usableFromInline init() {}
     }
 
     /// The key of `object`'s next member, the reader then at its value; nil once the object's
@@ -157,7 +157,7 @@ public struct JSONTextReader: ~Copyable {
     @inlinable
     @_documentation(visibility: internal)
     public mutating func nextMember(in object: inout Object) throws -> Member? {
-        try cursor.nextMemberKey(in: &object.state).map(Member.init)
+        try cursor.nextMemberKey(in: &object.state) ? Member() : nil
     }
 
     /// Whether `member`'s key is `key`, compared as the keyed `decode(_:forKey:in:)` compares keys
@@ -165,7 +165,7 @@ public struct JSONTextReader: ~Copyable {
     @inlinable @inline(__always)
     @_documentation(visibility: internal)
     public func member(_ member: Member, is key: StaticString) throws -> Bool {
-        try cursor.member(member.key, is: key)
+        try cursor.memberKey(is: key)
     }
 
     /// A member's value, for an object read in the document's order, held until the object is
