@@ -154,6 +154,51 @@ struct GeneratedReaderLifetimeTests {
         #expect(printed.contains("A JSONTextReader was swapped with another decode's"), "\(printed)")
     }
 
+    /// Where a hand-written reader keeps a slot past its decode.
+    final class SlotStash: @unchecked Sendable {
+        var slot: JSONTextReader.Slot<String>?
+    }
+
+    @TaskLocal static var slotStash: SlotStash?
+
+    /// Reads its object in the document's order into a slot it keeps; a later decode reads the
+    /// kept slot first, in its own text.
+    struct KeepsSlot: JSONTapeDecodable {
+        var name = ""
+        init(from decoder: any Decoder) throws {}
+        init(jsonTape value: borrowing JSONTapeValue) throws {}
+        init(jsonText reader: inout JSONTextReader) throws {
+            let stash = GeneratedReaderLifetimeTests.slotStash!
+            var object = try reader.object()
+            if let kept = stash.slot { name = try reader.decode(from: kept) }
+            var slot = JSONTextReader.Slot(String.self)
+            while let member = try reader.nextMember(in: &object) {
+                if try reader.member(member, is: "name") { try reader.read(into: &slot) } else { try reader.skipValue() }
+            }
+            if stash.slot == nil { name = try reader.decode(from: slot) }
+            stash.slot = slot
+        }
+    }
+
+    @Test("a string slot read by a decode of a shorter text traps")
+    func keptSlotTraps() async throws {
+        let first = try Self.$slotStash.withValue(SlotStash()) {
+            try JSONBodyDecoder().decode(KeepsSlot.self, from: Data(#"{"name": "a longer name"}"#.utf8))
+        }
+        #expect(first.name == "a longer name")
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try GeneratedReaderLifetimeTests.$slotStash.withValue(SlotStash()) {
+                let texts = [Data(#"{"name": "a longer name"}"#.utf8), Data(#"{"name": "x"}"#.utf8)]
+                let decoder = JSONBodyDecoder()
+                _ = try decoder.decode(GeneratedReaderLifetimeTests.KeepsSlot.self, from: texts[0])
+                _ = try decoder.decode(GeneratedReaderLifetimeTests.KeepsSlot.self, from: texts[1])
+                withExtendedLifetime(texts) {}
+            }
+        }
+        let printed = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(printed.contains("A JSONTextReader.Slot was read by a decode other than the one that filled it"), "\(printed)")
+    }
+
     #if Macros
     /// A reader type that tries to keep what it is handed: `body` is the reader's statement,
     /// on line 7 of the checked source (the harness's import is line 1), in the reader on line 6.

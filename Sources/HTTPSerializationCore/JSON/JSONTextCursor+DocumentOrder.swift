@@ -140,8 +140,8 @@ extension JSONTextCursor {
         return string(quotedFrom: value.start, to: value.end, flags: value.flags)
     }
 
-    /// Traps for a noted value past the text: one noted in another, longer document (a slot
-    /// kept and handed to another decode) would read out of bounds.
+    /// Traps for a noted value past the text: one noted in another, longer text (a slot kept
+    /// and handed to another decode) would read out of bounds.
     /// Out of line, so each inlined check is a compare and a call.
     @usableFromInline @inline(never)
     static func foreign() -> Never {

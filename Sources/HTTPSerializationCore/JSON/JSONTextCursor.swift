@@ -63,13 +63,13 @@ package struct JSONTextCursor {
     /// member key can only ever be compared with the text it was read from.
     @usableFromInline package var memberKey = MemberKey(start: 0, length: 0, flags: 0, isPlain: true)
 
-    /// A cursor at the first value of `bytes[start...]`.
     /// Whether this cursor reads the same text as `other`: how a decode checks, as it ends, that
     /// the reader it hands back is its own.
     package func readsSameText(as other: JSONTextCursor) -> Bool {
         base == other.base && end == other.end
     }
 
+    /// A cursor at the first value of `bytes[start...]`.
     package init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, maximumDepth: Int) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count

@@ -3,9 +3,10 @@
 /// rather than reading the memory the decode lent it.
 ///
 /// The check compares the document's count of ended decodes (``JSONTapeDocument/endedDecodes``)
-/// with the count when the object was opened. ``JSONTapeValue`` and ``JSONTextReader`` need no
-/// check: they cannot be copied and are only handed on `borrowing` or `inout`, so the compiler
-/// keeps them from outliving their call.
+/// with the count when the object was opened. ``JSONTapeValue`` needs no check: it cannot be
+/// copied and is only handed on `borrowing`, so the compiler keeps it from outliving its call.
+/// ``JSONTextReader`` cannot be copied either, and its decode checks as it ends that the reader
+/// it gets back is its own (`JSONBodyDecoder`'s text decode).
 struct CheckedDecoder {
     private let decoder: JSONTapeDecoder
     private let endedDecodes: UInt

@@ -7,8 +7,9 @@
 /// ``JSONBodyDecoder``, ``DecodableResponseSerializer`` and the streaming serializers use the
 /// reader whenever the type has one, with the same values and the same `DecodingError`s, coding
 /// paths included, as its `init(from:)` gives. What a reader is handed is valid only during its
-/// call: ``JSONTapeValue`` and ``JSONTextReader`` cannot be copied or kept, and a
-/// ``JSONTapeObject`` used after its decode returned traps.
+/// call: ``JSONTapeValue`` and ``JSONTextReader`` cannot be copied, and a ``JSONTapeObject``
+/// used after its decode returned, or a decode that ends with another decode's text reader,
+/// traps.
 @_documentation(visibility: internal)
 public protocol JSONTapeDecodable: Decodable {
     /// Reads the value at `value`, throwing the `DecodingError` its `init(from:)` would throw.

@@ -160,8 +160,10 @@ public struct JSONTextReader: ~Copyable {
         try cursor.nextMemberKey(in: &object.state) ? Member() : nil
     }
 
-    /// Whether `member`'s key is `key`, compared as the keyed `decode(_:forKey:in:)` compares keys
-    /// (under the decoder's key strategy); a key that is not ASCII stops the reader.
+    /// Whether the key ``nextMember(in:)`` read last is `key`, compared as the keyed
+    /// `decode(_:forKey:in:)` compares keys (under the decoder's key strategy); a key that is not
+    /// ASCII stops the reader. Compare a member's key before its value is read: reading a
+    /// nested object reads keys of its own.
     @inlinable @inline(__always)
     @_documentation(visibility: internal)
     public func member(_ member: Member, is key: StaticString) throws -> Bool {
