@@ -108,7 +108,7 @@ if [ -n "${bridge:-}" ]; then
     dependencies=".package(path: \"$root\", traits: [\"AsyncHTTPClient\"]), .package(url: \"https://github.com/swift-server/async-http-client\", from: \"1.37.0\")"
 fi
 cat > "$app/Package.swift" <<MANIFEST
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 let package = Package(
   name: "LinkCheck",

@@ -52,7 +52,7 @@ if [ "${1:-}" = "core" ]; then
     rm -f "$package/Package.resolved"
     if [ -f "$root/Package.resolved" ]; then cp "$root/Package.resolved" "$package/Package.resolved"; fi
     cat > "$package/Package.swift" <<'MANIFEST'
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")

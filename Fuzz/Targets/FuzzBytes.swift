@@ -53,11 +53,12 @@ func decodeInChunks<Decoder: StreamingBodyDecoder>(
     var decoder = decoder
     var values: [Decoder.Value] = []
     do {
-        try body.withUnsafeBufferPointer { bytes in
+        do {
+            let bytes = body.span
             var start = 0, turn = 0
             while start < bytes.count {
                 let end = min(start + sizes[turn % sizes.count], bytes.count)
-                try decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &values)
+                try decoder.decode(bytes.extracting(start..<end), into: &values)
                 start = end
                 turn += 1
             }

@@ -39,18 +39,19 @@ private func parse(_ body: [UInt8], limits: MultipartParsingLimits, requiresName
         var parser = try MultipartBodyParser(boundary: "b", requiresNames: requiresNames, limits: limits)
         var offset = 0
         var round = 0
-        try body.withUnsafeBytes { all in
+        do {
+            let all = body.span
             while offset < all.count {
                 let size = min(sizes[round % sizes.count], all.count - offset)
                 round += 1
-                try parser.parse(UnsafeRawBufferPointer(rebasing: all[offset..<(offset + size)])) { event in
+                try parser.parse(all.extracting(offset..<(offset + size))) { event in
                     switch event {
                     case .head(let head):
                         require(parts.last?.ended ?? true, "a part began before the last ended")
                         parts.append(Part(head: head, body: []))
                     case .body(let bytes):
                         require(!bytes.isEmpty && parts.last?.ended == false, "body bytes outside a part")
-                        parts[parts.count - 1].body += bytes
+                        for index in bytes.indices { parts[parts.count - 1].body.append(bytes[index]) }
                     case .end:
                         require(parts.last?.ended == false, "an end outside a part")
                         parts[parts.count - 1].ended = true

@@ -15,7 +15,7 @@ package enum Deflater {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+            let count = try chunk.withUnsafeMutableBytes { try stream.deflate(into: $0) }
             if count == 0 { return result }
             result += chunk[..<count]
         }

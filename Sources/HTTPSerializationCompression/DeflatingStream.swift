@@ -37,7 +37,14 @@ final class DeflatingStream: MultipartPartStream {
         input.deallocate()
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    func read(into buffer: inout OutputSpan<UInt8>) throws {
+        try buffer.withUnsafeMutableBufferPointer { free, initializedCount in
+            initializedCount += try deflate(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: free[initializedCount...])))
+        }
+    }
+
+    /// Fills `buffer` with compressed bytes and returns how many; 0 once the stream has ended.
+    func deflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !finished, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         stream.pointee.next_out = out.assumingMemoryBound(to: UInt8.self)
         stream.pointee.avail_out = UInt32(min(buffer.count, Int(UInt32.max)))

@@ -63,11 +63,10 @@ final class CountingStream: MultipartPartStream {
     let total: Int
     var produced = 0
     init(total: Int) { self.total = total }
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = Swift.min(buffer.count, total - produced, 10_000)
-        for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: produced + index) }
+    func read(into buffer: inout OutputSpan<UInt8>) throws {
+        let count = Swift.min(buffer.freeCapacity, total - produced, 10_000)
+        for index in 0..<count { buffer.append(UInt8(truncatingIfNeeded: produced + index)) }
         produced += count
-        return count
     }
     func close() {}
 }

@@ -31,13 +31,14 @@ func parseInChunks(_ body: [UInt8], contentType: String, limits: MultipartParsin
     var parts: [ExpectedPart] = []
     var ended = 0
     var offset = 0
-    try body.withUnsafeBytes { all in
+    do {
+        let all = body.span
         while offset < all.count {
             let size = min(Int(sizes.next() % UInt64(maximumChunk)) + 1, all.count - offset)
-            try parser.parse(UnsafeRawBufferPointer(rebasing: all[offset..<(offset + size)])) { event in
+            try parser.parse(all.extracting(offset..<(offset + size))) { event in
                 switch event {
                 case .head(let head): parts.append(ExpectedPart(name: head.name, fileName: head.fileName, contentType: head.contentType, body: []))
-                case .body(let bytes): parts[parts.count - 1].body += bytes
+                case .body(let bytes): for index in bytes.indices { parts[parts.count - 1].body.append(bytes[index]) }
                 case .end: ended += 1
                 }
             }

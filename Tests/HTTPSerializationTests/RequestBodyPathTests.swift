@@ -32,12 +32,11 @@ struct RequestBodyPathTests {
             self.failsPastEnd = failsPastEnd
         }
 
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        func read(into buffer: inout OutputSpan<UInt8>) throws {
             if failsPastEnd, produced == total { throw MultipartStreamError(reason: "read past the end") }
-            let count = min(buffer.count, total - produced, 10_000)
-            for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: produced + index) }
+            let count = min(buffer.freeCapacity, total - produced, 10_000)
+            for index in 0..<count { buffer.append(UInt8(truncatingIfNeeded: produced + index)) }
             produced += count
-            return count
         }
 
         func close() { closed?.set() }

@@ -48,7 +48,7 @@ enum MultipartParsingBenchmarks {
         do {
             var parser = try MultipartBodyParser(contentType: contentType, limits: unlimited)
             try readChunks(url) { chunk in
-                try parser.parse(chunk) { event in
+                try parser.parse(Span(_unsafeBytes: chunk)) { event in
                     if case .body(let bytes) = event { total += bytes.count }
                 }
             }

@@ -32,7 +32,7 @@ enum StreamingBenchmarks {
             do {
                 while start < bytes.count {
                     let end = min(start + 65_536, bytes.count)
-                    try decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &values)
+                    try decoder.decode(Span(_unsafeElements: UnsafeBufferPointer(rebasing: bytes[start..<end])), into: &values)
                     count += values.count
                     values.removeAll(keepingCapacity: true)
                     start = end

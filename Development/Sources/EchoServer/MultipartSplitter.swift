@@ -25,14 +25,14 @@ enum MultipartSplitter {
         do {
             var parser = try MultipartBodyParser(contentType: contentType, limits: limits)
             try body.withUnsafeBytes { bytes in
-                try parser.parse(bytes) { event in
+                try parser.parse(Span(_unsafeBytes: bytes)) { event in
                     switch event {
                     case .head(let head):
                         hasher = SHA256()
                         parts.append(EchoReport.Part(headers: head.headers.map { EchoReport.Header(name: $0.name, value: $0.value) },
                                                      name: head.name, fileName: head.fileName, size: 0, sha256: ""))
                     case .body(let chunk):
-                        hasher.update(chunk)
+                        chunk.withUnsafeBytes { hasher.update($0) }
                         parts[parts.count - 1].size += chunk.count
                     case .end:
                         parts[parts.count - 1].sha256 = hasher.hexDigest()

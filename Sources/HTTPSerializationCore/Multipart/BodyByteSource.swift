@@ -222,12 +222,12 @@ final class StreamBodySource: BodyByteSource {
         return 0
     }
 
-    /// The stream's own read, its failures named after the part; a count it cannot have
-    /// read is a failure too.
+    /// The stream's own read, its failures named after the part.
     private func readStream(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count: Int
+        let target = buffer.bindMemory(to: UInt8.self)
+        var output = OutputSpan(buffer: target, initializedCount: 0)
         do {
-            count = try stream.read(into: buffer)
+            try stream.read(into: &output)
         } catch let error as RequestSerializationError {
             throw error
         } catch let error as MultipartStreamError {
@@ -235,11 +235,7 @@ final class StreamBodySource: BodyByteSource {
         } catch {
             throw RequestSerializationError.multipartSourceUnavailable(part: label, reason: "the stream failed: \(error)")
         }
-        guard (0...buffer.count).contains(count) else {
-            throw RequestSerializationError.multipartSourceUnavailable(
-                part: label, reason: "the stream reported \(count) bytes read into a buffer of \(buffer.count)")
-        }
-        return count
+        return output.finalize(for: target)
     }
 
     func close() {

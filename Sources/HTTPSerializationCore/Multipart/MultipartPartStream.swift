@@ -7,19 +7,25 @@
 ///
 /// ```swift
 /// final class Repeating: MultipartPartStream {
-///     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-///         buffer.initializeMemory(as: UInt8.self, repeating: 0x61)
-///         return buffer.count
+///     func read(into buffer: inout OutputSpan<UInt8>) throws {
+///         buffer.append(repeating: 0x61, count: buffer.freeCapacity)
 ///     }
 ///     func close() {}
 /// }
 /// ```
+///
+/// A stream over a C API or a file descriptor writes in place, in
+/// `buffer.withUnsafeMutableBufferPointer { free, initializedCount in … }`, adding what it
+/// wrote to `initializedCount`.
 public protocol MultipartPartStream: AnyObject {
-    /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 only at the end.
+    /// Appends the stream's next bytes to `buffer`, at most `buffer.freeCapacity` of them;
+    /// appending none means the stream has ended.
+    ///
+    /// The form counts what was appended, so a stream cannot report bytes it did not write.
     ///
     /// - Throws: ``MultipartStreamError`` with a reason, or any error, which the form reports
     ///   as ``RequestSerializationError/multipartSourceUnavailable(part:reason:)``.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    func read(into buffer: inout OutputSpan<UInt8>) throws
     /// Releases what the stream holds; called once.
     func close()
 }

@@ -110,7 +110,11 @@ public struct JSONStreamDecoder<Value>: StreamingBodyDecoder {
     let read: @Sendable (UnsafeBufferPointer<UInt8>, Int) throws -> Value
 
     /// Reads every value `bytes` completes.
-    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, into values: inout [Value]) throws {
+    public mutating func decode(_ bytes: Span<UInt8>, into values: inout [Value]) throws {
+        try bytes.withUnsafeBufferPointer { bytes in try decode(buffer: bytes, into: &values) }
+    }
+
+    private mutating func decode(buffer bytes: UnsafeBufferPointer<UInt8>, into values: inout [Value]) throws {
         let depth = maximumDepth, read = read
         switch splitter {
         case .lines(var lines):

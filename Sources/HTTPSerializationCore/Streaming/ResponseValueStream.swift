@@ -90,7 +90,7 @@ where Body.Element: Sequence<UInt8> {
                                 // The content-type rule alone: the caller's checks saw the head, and this is not the whole body.
                                 try stream.serializer.base.rulesOnly.validate(context(data: Data(bytes)))
                             }
-                            try decoder.decode(bytes, into: &ready)
+                            try decoder.decode(Span(_unsafeElements: bytes), into: &ready)
                         }
                         state = .reading(decoder, checksFirstByte: checksFirstByte && !sawBytes)
                     } catch {

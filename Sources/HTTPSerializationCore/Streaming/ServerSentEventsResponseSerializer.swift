@@ -70,7 +70,11 @@ public struct ServerSentEventDecoder: StreamingBodyDecoder {
     public private(set) var reconnectionTime: Int?
 
     /// Reads every line `bytes` completes and dispatches the events they end.
-    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, into values: inout [ServerSentEvent]) throws {
+    public mutating func decode(_ bytes: Span<UInt8>, into values: inout [ServerSentEvent]) throws {
+        try bytes.withUnsafeBufferPointer { bytes in try decode(buffer: bytes, into: &values) }
+    }
+
+    private mutating func decode(buffer bytes: UnsafeBufferPointer<UInt8>, into values: inout [ServerSentEvent]) throws {
         guard var held = start else { return try split(bytes, into: &values) }
         // Only the stream's first bytes may be a byte-order mark (EF BB BF).
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]

@@ -65,7 +65,7 @@ extension StreamingResponseSerializer where Self: HTTPResponseSerializerComposin
         }
         var decoder = try makeBodyDecoder(for: response)
         if let data = context.data {
-            try data.withUnsafeBytes { try decoder.decode($0.bindMemory(to: UInt8.self), into: &values) }
+            try data.withUnsafeBytes { try decoder.decode(Span(_unsafeBytes: $0), into: &values) }
         }
         try decoder.finish(into: &values)
         return values

@@ -31,19 +31,23 @@ final class InputStreamPart: MultipartPartStream {
         self.stream = stream
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    func read(into buffer: inout OutputSpan<UInt8>) throws {
         if stream.streamStatus == .notOpen {
             stream.open()
             if stream.streamStatus == .error {
                 throw MultipartStreamError(reason: "the stream failed to open: \(Self.describe(stream.streamError))")
             }
         }
-        guard buffer.count > 0, stream.streamStatus != .atEnd else { return 0 }
-        let count = stream.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count)
+        guard !buffer.isFull, stream.streamStatus != .atEnd else { return }
+        let stream = stream
+        let count = buffer.withUnsafeMutableBufferPointer { free, initializedCount in
+            let count = stream.read(free.baseAddress! + initializedCount, maxLength: free.count - initializedCount)
+            initializedCount += max(0, count)
+            return count
+        }
         guard count >= 0 else {
             throw MultipartStreamError(reason: "the stream failed: \(Self.describe(stream.streamError))")
         }
-        return count
     }
 
     func close() {

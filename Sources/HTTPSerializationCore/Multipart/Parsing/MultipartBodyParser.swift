@@ -18,26 +18,31 @@ import Darwin
 ///
 /// ```swift
 /// var parser = try MultipartBodyParser(contentType: request.headerFields[.contentType] ?? "")
-/// for chunk in chunks {
-///     try chunk.withUnsafeBytes { bytes in
-///         try parser.parse(bytes) { event in
-///             switch event {
-///             case .head(let head): print(head.name ?? "?", head.fileName ?? "")
-///             case .body(let bytes): sink.write(bytes)
-///             case .end: break
-///             }
+/// for try await chunk in request.body {   // ByteBuffers
+///     try parser.parse(chunk.readableBytesUInt8Span) { event in
+///         switch event {
+///         case .head(let head): print(head.name ?? "?", head.fileName ?? "")
+///         case .body(let bytes): output.writeBytes(bytes.bytes)
+///         case .end: break
 ///         }
 ///     }
 /// }
 /// try parser.finish()
 /// ```
+///
+/// Bytes come in and go out as `Span<UInt8>`, which an `Array`, `Data` or NIO's `ByteBuffer`
+/// lends (`array.span`, `data.span`, `buffer.readableBytesUInt8Span`); a span of body bytes
+/// cannot outlive the call that hands it over, so the compiler refuses code that keeps one.
 public struct MultipartBodyParser {
     /// What a chunk completed, in body order.
-    public enum Event {
+    ///
+    /// An event lives only as long as the call that hands it over: copy the body bytes that
+    /// must be kept.
+    public enum Event: ~Escapable {
         /// A part begins: its header block, read.
         case head(MultipartPartHead)
-        /// Bytes of the current part's body, valid only during the call.
-        case body(UnsafeRawBufferPointer)
+        /// Bytes of the current part's body, lent for the call.
+        case body(Span<UInt8>)
         /// The current part's body is complete.
         case end
     }
@@ -117,7 +122,12 @@ public struct MultipartBodyParser {
     ///
     /// - Throws: a ``MultipartParsingError`` for a malformed body or a broken limit, or what
     ///   `handle` throws; the parser is not used again after an error.
-    public mutating func parse(_ bytes: UnsafeRawBufferPointer, _ handle: (Event) throws -> Void) throws {
+    public mutating func parse(_ bytes: Span<UInt8>, _ handle: (Event) throws -> Void) throws {
+        try bytes.withUnsafeBytes { bytes in try parse(unsafeBytes: bytes, handle) }
+    }
+
+    /// ``parse(_:_:)`` over bytes the package's own readers hold as a buffer.
+    package mutating func parse(unsafeBytes bytes: UnsafeRawBufferPointer, _ handle: (Event) throws -> Void) throws {
         guard !bytes.isEmpty else { return }
         let start = received
         received += bytes.count
@@ -258,7 +268,7 @@ public struct MultipartBodyParser {
                 throw MultipartParsingError.fieldTooLarge(name: head.name ?? "", limit: limit)
             }
         }
-        try handle(.body(bytes))
+        try handle(.body(Span(_unsafeBytes: bytes)))
     }
 
     private mutating func afterDelimiter(_ step: AfterDelimiter, _ byte: UInt8) throws(MultipartParsingError) {

@@ -62,7 +62,7 @@ package final class MultipartFormCollector {
     }
 
     package func feed(_ bytes: UnsafeRawBufferPointer) throws {
-        try parser.parse(bytes) { event in try self.handle(event) }
+        try parser.parse(unsafeBytes: bytes) { event in try self.handle(event) }
     }
 
     package func finish() throws -> MultipartForm {
@@ -103,9 +103,9 @@ package final class MultipartFormCollector {
             }
         case .body(let bytes):
             switch current {
-            case .field: fieldBytes.append(contentsOf: bytes)
-            case .file: try sink?.write(bytes)
-            case .nested: try nested?.feed(bytes)
+            case .field: bytes.withUnsafeBufferPointer { fieldBytes.append(contentsOf: $0) }
+            case .file: try bytes.withUnsafeBytes { try sink?.write($0) }
+            case .nested: try bytes.withUnsafeBytes { try nested?.feed($0) }
             case .none: break
             }
         case .end:

@@ -204,10 +204,10 @@ final class MultipartStreamReader<Body: AsyncSequence> where Body.Element: Seque
         let handle: (MultipartBodyParser.Event) -> Void = { [self] event in
             switch event {
             case .head(let head): queue.append(.head(head))
-            case .body(let bytes): queue.append(.body(Array(bytes)))
+            case .body(let bytes): queue.append(.body(bytes.withUnsafeBufferPointer { Array($0) }))
             case .end: queue.append(.end)
             }
         }
-        try chunk.withChunkBytes { try parser.parse(UnsafeRawBufferPointer($0), handle) }
+        try chunk.withChunkBytes { try parser.parse(unsafeBytes: UnsafeRawBufferPointer($0), handle) }
     }
 }

@@ -56,10 +56,10 @@ extension MultipartBodyParser {
     private mutating func collect(_ body: Data) throws -> [MultipartReceivedPart] {
         var parts: [MultipartReceivedPart] = []
         try body.withUnsafeBytes { bytes in
-            try parse(bytes) { event in
+            try parse(unsafeBytes: bytes) { event in
                 switch event {
                 case .head(let head): parts.append(MultipartReceivedPart(head: head, body: Data()))
-                case .body(let bytes): parts[parts.count - 1].body.append(contentsOf: bytes)
+                case .body(let bytes): bytes.withUnsafeBufferPointer { parts[parts.count - 1].body.append($0) }
                 case .end: break
                 }
             }
