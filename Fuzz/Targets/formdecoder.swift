@@ -16,7 +16,8 @@ public func fuzzFormDecoder(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let keys = QueryStringStyle.KeyEncoding.allCases[input.below(2)]
     let style = QueryStringStyle(arrayEncoding: arrays, keyEncoding: keys)
     let body = input.rest()
-    body.withUnsafeBufferPointer { bytes in
+    do {
+        let bytes = body.span
         for lenient in [false, true] {
             do {
                 let pairs = try FormPairs.parse(utf8: bytes, limits: limits, keepsMalformedEscapes: lenient)

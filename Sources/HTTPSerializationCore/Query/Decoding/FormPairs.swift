@@ -21,11 +21,12 @@ public enum FormPairs {
     ) throws(FormDecodingError) -> [QueryStringPair] {
         var text = text
         return try text.withUTF8 { bytes in
-            Result { () throws(FormDecodingError) in try parse(utf8: bytes, limits: limits, keepsMalformedEscapes: keepsMalformedEscapes) }
+            Result { () throws(FormDecodingError) in try parse(buffer: bytes, limits: limits, keepsMalformedEscapes: keepsMalformedEscapes) }
         }.get()
     }
 
-    /// ``parse(_:limits:keepsMalformedEscapes:)`` over UTF-8 bytes the caller holds.
+    /// ``parse(_:limits:keepsMalformedEscapes:)`` over UTF-8 bytes the caller holds, such as a
+    /// body's `data.span` or NIO's `buffer.readableBytesUInt8Span`.
     ///
     /// - Parameters:
     ///   - bytes: the body, or the part of a URL after `?`.
@@ -33,7 +34,15 @@ public enum FormPairs {
     ///   - keepsMalformedEscapes: keep a `%` that starts no escape as it is.
     /// - Throws: ``FormDecodingError``.
     public static func parse(
-        utf8 bytes: UnsafeBufferPointer<UInt8>, limits: FormDecodingLimits = FormDecodingLimits(), keepsMalformedEscapes: Bool = false
+        utf8 bytes: Span<UInt8>, limits: FormDecodingLimits = FormDecodingLimits(), keepsMalformedEscapes: Bool = false
+    ) throws(FormDecodingError) -> [QueryStringPair] {
+        try bytes.withUnsafeBufferPointer { bytes throws(FormDecodingError) in
+            try parse(buffer: bytes, limits: limits, keepsMalformedEscapes: keepsMalformedEscapes)
+        }
+    }
+
+    private static func parse(
+        buffer bytes: UnsafeBufferPointer<UInt8>, limits: FormDecodingLimits, keepsMalformedEscapes: Bool
     ) throws(FormDecodingError) -> [QueryStringPair] {
         var pairs: [QueryStringPair] = []
         var start = 0
