@@ -81,3 +81,46 @@ if [ "${#failed[@]}" -gt 0 ]; then
     exit 1
 fi
 echo "api-check: no breaking change in ${#library_modules[@]} modules"
+
+# No public declaration takes or hands out a raw pointer (issue 62): bytes are lent as spans.
+# An addition is no break, so the current API is dumped and walked: every type a public
+# declaration names (parameters, results, payloads, aliases, generic constraints). The only
+# ones allowed are the platform's own signatures: a Sequence requirement of ParameterArray and
+# the InputStream overrides of RequestBodyInputStream.
+for module in "${library_modules[@]}"; do
+    "$digester" -dump-sdk "${search[@]}" -module "$module" -o "$scratch/$module.current.json"
+done
+python3 - "$scratch" "${library_modules[@]}" <<'PYTHON'
+import json, re, sys
+scratch, modules = sys.argv[1], sys.argv[2:]
+pointer = re.compile(r"\bSwift\.(AutoreleasingUnsafeMutablePointer|Unsafe(Mutable)?(Raw)?(Buffer)?Pointer|OpaquePointer|Unmanaged)\b")
+allowed = {("ParameterArray", "withContiguousStorageIfAvailable(_:)"), ("RequestBodyInputStream", "read(_:maxLength:)"),
+           ("RequestBodyInputStream", "getBuffer(_:length:)")}
+types = ("TypeNominal", "TypeFunc", "TypeNameAlias")
+found = []
+def walk(node, owner, declaration, internal, module):
+    kind = node.get("kind")
+    if kind not in types:
+        if declaration is not None and declaration.get("declKind") in ("Struct", "Class", "Enum", "Protocol"):
+            owner = declaration.get("printedName")
+        declaration, internal = node, internal or node.get("isInternal", False)
+        for signature in ("genericSig", "sugared_genericSig"):
+            if not internal and pointer.search(node.get(signature, "")) and (owner, node.get("printedName")) not in allowed:
+                found.append(f"{module}: {owner}.{node.get('printedName')} (constraint {node.get(signature)})")
+    name = node.get("printedName", "")
+    if kind in types and pointer.search(name):
+        if not internal and (owner, declaration.get("printedName")) not in allowed:
+            found.append(f"{module}: {owner}.{declaration.get('printedName')} ({name})")
+        return
+    for child in node.get("children", []):
+        walk(child, owner, declaration, internal, module)
+for module in modules:
+    dump = json.load(open(f"{scratch}/{module}.current.json"))
+    if not dump["ABIRoot"].get("children") and module != "HTTPSerialization":
+        found.append(f"{module}: the dump is empty (the module did not load)")
+    walk(dump["ABIRoot"], module, None, False, module)
+for line in sorted(set(found)):
+    print(f"api-check: a public declaration with a raw pointer: {line}")
+sys.exit(1 if found else 0)
+PYTHON
+echo "api-check: no raw pointer in a public declaration"

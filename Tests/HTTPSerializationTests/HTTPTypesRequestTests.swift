@@ -356,6 +356,16 @@ struct MultipartPartStreamFailureTests {
         _ = try form.encodedData()
     }
 
+    @Test("an InputStream that claims more bytes than it was given room for is a typed error, never counted")
+    func inputStreamClaimingTooMuchIsRefused() throws {
+        var form = try MultipartFormData(boundary: "b")
+        try form.appendPart(inputStream: ClaimingInputStream(count: 9999), name: "s", fileName: "s", length: 10, mimeType: "x/y")
+        #expect(throws: RequestSerializationError.multipartSourceUnavailable(
+            part: #"part 1 "s" (s)"#, reason: "the stream reported 9999 bytes read into a buffer of 10")) {
+            _ = try form.encodedData()
+        }
+    }
+
     @Test("a stream's own error is reported for its part, with a MultipartStreamError's reason as given")
     func streamErrorsNameThePart() {
         #expect(throws: RequestSerializationError.multipartSourceUnavailable(part: #"part 1 "s" (s)"#, reason: "the disk went away")) {
@@ -369,6 +379,19 @@ struct MultipartPartStreamFailureTests {
 
 private struct Unplugged: Error, CustomStringConvertible {
     var description: String { "unplugged" }
+}
+
+/// An `InputStream` subclass that reports `count` bytes read whatever room it was given.
+private final class ClaimingInputStream: InputStream {
+    let count: Int
+    init(count: Int) {
+        self.count = count
+        super.init(data: Data())
+    }
+    override func open() {}
+    override var streamStatus: Stream.Status { .open }
+    override var hasBytesAvailable: Bool { true }
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int { count }
 }
 
 /// A part stream whose first read throws `error`.

@@ -15,8 +15,9 @@
 /// ```
 ///
 /// A stream over a C API or a file descriptor writes in place, in
-/// `buffer.withUnsafeMutableBufferPointer { free, initializedCount in … }`, adding what it
-/// wrote to `initializedCount`.
+/// `buffer.withUnsafeMutableBufferPointer { storage, initializedCount in … }`: at
+/// `storage.baseAddress! + initializedCount`, at most `storage.count - initializedCount` bytes,
+/// adding what it wrote to `initializedCount`.
 public protocol MultipartPartStream: AnyObject {
     /// Appends the stream's next bytes to `buffer`, at most `buffer.freeCapacity` of them;
     /// appending none means the stream has ended.

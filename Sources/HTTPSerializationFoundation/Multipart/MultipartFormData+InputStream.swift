@@ -40,13 +40,18 @@ final class InputStreamPart: MultipartPartStream {
         }
         guard !buffer.isFull, stream.streamStatus != .atEnd else { return }
         let stream = stream
-        let count = buffer.withUnsafeMutableBufferPointer { free, initializedCount in
-            let count = stream.read(free.baseAddress! + initializedCount, maxLength: free.count - initializedCount)
-            initializedCount += max(0, count)
-            return count
+        let (count, room) = buffer.withUnsafeMutableBufferPointer { storage, initializedCount in
+            let room = storage.count - initializedCount
+            let count = stream.read(storage.baseAddress! + initializedCount, maxLength: room)
+            // A subclass that claims more than it was given is refused below, never counted.
+            if (0...room).contains(count) { initializedCount += count }
+            return (count, room)
         }
         guard count >= 0 else {
             throw MultipartStreamError(reason: "the stream failed: \(Self.describe(stream.streamError))")
+        }
+        guard count <= room else {
+            throw MultipartStreamError(reason: "the stream reported \(count) bytes read into a buffer of \(room)")
         }
     }
 
