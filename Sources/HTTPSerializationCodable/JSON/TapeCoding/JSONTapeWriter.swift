@@ -10,7 +10,7 @@ import HTTPSerializationCore
 /// Valid only during the writer's call. Part of `@GeneratedJSONCoding`'s runtime, not for hand use.
 @_documentation(visibility: internal)
 public struct JSONTapeWriter {
-    // Strong: an unowned(unsafe) reference is retained and released around every call made
+    // Strong: an unowned, unchecked reference is retained and released around every call made
     // through it, two pairs per property; a strong one is borrowed, retained once per writer.
     let encoder: JSONStreamingEncoder
 
