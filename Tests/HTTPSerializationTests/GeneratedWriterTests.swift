@@ -331,6 +331,43 @@ struct GeneratedWriterTests {
     }
 
     @GeneratedJSONCoding
+    struct Account: Codable {
+        var userID: Int
+        var displayName: String
+    }
+
+    @GeneratedJSONCoding
+    struct AccountsThenCollision: Codable {
+        var accounts: [Account]
+        var last: Colliding
+    }
+
+    struct PlainAccount: Codable {
+        var userID: Int
+        var displayName: String
+    }
+
+    struct PlainAccountsThenCollision: Codable {
+        var accounts: [PlainAccount]
+        var last: PlainColliding
+    }
+
+    @Test("snake-case keys converted once an encode still merge as JSONEncoder merges them when a later model's keys convert to one")
+    func snakeCaseKeysConvertedOnceStillMergeCollisions() throws {
+        var snake = JSONBodyEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        let accounts = (1...3).map { Account(userID: $0, displayName: "n\($0)") }
+        let generated = try snake.encode(AccountsThenCollision(accounts: accounts, last: Colliding(userID: 7, user_id: 8)))
+        let plain = try snake.encode(PlainAccountsThenCollision(accounts: accounts.map { PlainAccount(userID: $0.userID, displayName: $0.displayName) },
+                                                                last: PlainColliding(userID: 7, user_id: 8)))
+        #expect(generated == plain)
+        #expect(String(decoding: generated, as: UTF8.self)
+            == #"{"accounts":[{"user_id":1,"display_name":"n1"},{"user_id":2,"display_name":"n2"},{"user_id":3,"display_name":"n3"}],"last":{"user_id":8}}"#)
+        // The same encoder again: what a writer converted before is converted afresh, and the collision found again.
+        #expect(try snake.encode(AccountsThenCollision(accounts: accounts, last: Colliding(userID: 7, user_id: 8))) == plain)
+    }
+
+    @GeneratedJSONCoding
     struct Series: Codable, Equatable {
         var ints: [Int]
         var doubles: [Double]

@@ -96,6 +96,7 @@ enum GeneratedJSONBenchmarks {
         runSnakeCase(quick: quick, runs: runs)
         runOverTheParse(records: records, runs: runs)
         runEncoding(quick: quick, runs: runs)
+        runSnakeCaseEncoding(quick: quick, runs: runs)
     }
 
     /// What `JSONDecoder` users write to reach the records in an envelope: a model that holds them.
@@ -176,6 +177,36 @@ enum GeneratedJSONBenchmarks {
         print("    the same values as a ParameterValue tree, written by jsonData() \(format(times[3] * 1000)) ms, "
             + "\(format(times[0] / times[3], 2))x JSONEncoder: generated writers take \(format(times[1] / times[3], 2))x its time")
         recordRatio("json-generated-encoding-vs-jsonencoder", times[0] / times[1], target: 8)
+    }
+
+    /// The snake-case records written back under `.convertToSnakeCase` on both sides: the
+    /// strategy makes every key a converted one, which the generated writers convert once an
+    /// encode.
+    @MainActor
+    static func runSnakeCaseEncoding(quick: Bool, runs: Int) {
+        let data = JSONBenchmarks.snakeCaseDocument(objects: quick ? 500 : 56_000)
+        let reader = JSONDecoder()
+        reader.keyDecodingStrategy = .convertFromSnakeCase
+        guard let records = try? reader.decode([SnakeCaseRecord].self, from: data),
+              let plain = try? reader.decode([JSONBenchmarks.SnakeCaseRecord].self, from: data) else {
+            return check(false, "the snake-case records did not decode for the writers")
+        }
+        let foundation = JSONEncoder()
+        foundation.keyEncodingStrategy = .convertToSnakeCase
+        var ours = JSONBodyEncoder()
+        ours.keyEncodingStrategy = .convertToSnakeCase
+        let written = try? ours.encode(records)
+        check(written != nil && written == (try? ours.encode(plain)), "snake-case records: generated writers and the Encodable path write different text")
+        check(written.flatMap { try? reader.decode([SnakeCaseRecord].self, from: $0) } == records, "snake-case records: the generated writers' text reads back differently")
+        let times = fastest(runs: runs, [
+            { consume(try? foundation.encode(records)) },
+            { consume(try? ours.encode(records)) },
+            { consume(try? ours.encode(plain)) },
+        ])
+        print("  §6 records with snake-case keys written (.convertToSnakeCase), \(written?.count ?? 0) bytes: JSONEncoder \(format(times[0] * 1000)) ms")
+        print("    generated writers        \(format(times[1] * 1000)) ms, \(format(times[0] / times[1], 2))x JSONEncoder   (target >= 8x)")
+        print("    Encodable path           \(format(times[2] * 1000)) ms, \(format(times[0] / times[2], 2))x JSONEncoder")
+        recordRatio("json-generated-encoding-snake-case-vs-jsonencoder", times[0] / times[1], target: 8)
     }
 
     /// One shape: `JSONDecoder` and the generated path on `Generated`, the `Decodable` path on

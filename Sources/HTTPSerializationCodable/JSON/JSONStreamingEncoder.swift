@@ -17,6 +17,9 @@ final class JSONStreamingEncoder {
     let options: JSONBodyEncoder
     /// No key strategy: coding keys are written as they are. Read once, not per key from `options`.
     private let keysAsWritten: Bool
+    /// `.convertToSnakeCase`, read once, and the generated writers' keys converted so far.
+    private let convertsToSnakeCase: Bool
+    @exclusivity(unchecked) private var snakeCaseKeys = JSONSnakeCaseKeys()
     @exclusivity(unchecked) private var writer: JSONWriter
 
     /// An open array or object: how many values it has, and where its key hashes start.
@@ -60,6 +63,7 @@ final class JSONStreamingEncoder {
     init(options: JSONBodyEncoder) {
         self.options = options
         keysAsWritten = options.keysAsWritten
+        if case .convertToSnakeCase = options.keyEncodingStrategy { convertsToSnakeCase = true } else { convertsToSnakeCase = false }
         writer = JSONWriter(options: options.outputFormatting)
     }
 
@@ -491,22 +495,40 @@ final class JSONStreamingEncoder {
     /// Written as they are, a writer's keys are its coding keys, each once, so none is checked
     /// against the others (its hash is kept all the same, for the bookkeeping that takes a
     /// key back); a key strategy can make two of them one, so then each is checked as any is.
+    ///
+    /// Under `.convertToSnakeCase` each key is converted once an encode (``JSONSnakeCaseKeys``),
+    /// and needs no check either while no two keys have converted to one.
     func beginGeneratedValue(inObject id: Int, key: StaticString) throws -> Bool {
-        guard keysAsWritten else {
-            return try beginValue(inObject: id, key: writtenKey(JSONTapeObject.CodingKeys(stringValue: key.description)))
+        if keysAsWritten {
+            guard streams else { return false }
+            guard id > 0 else { throw deferredError ?? lostPlace() }
+            return key.withUTF8Buffer { bytes in
+                beginDistinctValue(inObject: id, key: bytes, hash: JSONTapeReader.keyHash(bytes))
+            }
         }
-        guard streams else { return false }
-        guard id > 0 else { throw deferredError ?? lostPlace() }
+        if convertsToSnakeCase, let converted = snakeCaseKeys.converted(key) {
+            guard streams else { return false }
+            guard id > 0 else { throw deferredError ?? lostPlace() }
+            return converted.text.withBorrowedUTF8 { bytes in
+                beginDistinctValue(inObject: id, key: bytes, hash: converted.hash)
+            }
+        }
+        return try beginValue(inObject: id, key: writtenKey(JSONTapeObject.CodingKeys(stringValue: key.description)))
+    }
+
+    /// ``beginValue(inObject:key:)`` for a key known to differ from every other of its object,
+    /// in an object that streams (`id > 0`).
+    @inline(__always)
+    private func beginDistinctValue(inObject id: Int, key: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
         if pending, !settleDanglingSlot() { return false }
         guard let index = reopen(id) else { return switchToTree() }
-        let hash = key.withUTF8Buffer { JSONTapeReader.keyHash($0) }
         keyHashes.append(hash)
         if !keySets.isEmpty { keySets[frames[index].id]?.insert(hash) }
         slotStart = writer.output.count
         slotContainer = id
         let first = frames[index].count == 0
         frames[index].count += 1
-        key.withUTF8Buffer { writer.member(first: first, level: frames.count, key: $0) }
+        writer.member(first: first, level: frames.count, key: key)
         pending = true
         return true
     }
@@ -576,7 +598,7 @@ final class JSONStreamingEncoder {
     func writtenKey(_ key: some CodingKey) -> String {
         switch options.keyEncodingStrategy {
         case .useDefaultKeys: return key.stringValue
-        case .convertToSnakeCase: return JSONKeyConversion.snakeCase(fromCamelCase: key.stringValue)
+        case .convertToSnakeCase: return snakeCaseKeys.converted(text: key.stringValue)
         case .custom(let convert): return convert(codingPath + [key]).stringValue
         }
     }
