@@ -352,6 +352,27 @@ struct GeneratedWriterTests {
         var last: PlainColliding
     }
 
+    @GeneratedJSONCoding
+    struct Letters: Codable {
+        var A: Int
+        var a: Int
+    }
+
+    struct PlainLetters: Codable {
+        var A: Int
+        var a: Int
+    }
+
+    @Test("keys of one letter that convert to one another's text merge as JSONEncoder merges them")
+    func singleLetterKeysThatConvertToOneMerge() throws {
+        var snake = JSONBodyEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        let letters = [Letters(A: 1, a: 2), Letters(A: 3, a: 4)]
+        let generated = try snake.encode(letters)
+        #expect(generated == (try snake.encode(letters.map { PlainLetters(A: $0.A, a: $0.a) })))
+        #expect(try ParameterValue(json: generated) == [["a": 2], ["a": 4]])
+    }
+
     @Test("snake-case keys converted once an encode still merge as JSONEncoder merges them when a later model's keys convert to one")
     func snakeCaseKeysConvertedOnceStillMergeCollisions() throws {
         var snake = JSONBodyEncoder()
