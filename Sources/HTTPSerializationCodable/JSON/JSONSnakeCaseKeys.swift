@@ -4,8 +4,8 @@ import HTTPSerializationCore
 ///
 /// A generated writer names its keys by static strings, so the text's address identifies a key
 /// for the whole encode (with its length checked: two literals may share a start): the first
-/// write converts it and hashes the result, later writes look it up. Keys of hand-written `encode(to:)` are looked up by their text
-/// (``converted(text:)``), up to ``textLimit`` of them.
+/// write converts it and hashes the result, later writes look it up. Keys of hand-written
+/// `encode(to:)` are looked up by their text (``converted(text:)``), up to ``textLimit`` of them.
 ///
 /// Conversion can make two keys one (`userID` and `user_id` both become `user_id`); from the
 /// first such pair a generated writer writes on, ``converted(_:)`` answers nil and every key is
@@ -48,7 +48,8 @@ struct JSONSnakeCaseKeys {
             return nil
         }
         guard let text = note(key.description) else { return nil }
-        let converted = Key(text: text, hash: text.withBorrowedUTF8 { JSONTapeReader.keyHash($0) }, sourceCount: key.utf8CodeUnitCount)
+        let hash = text.withBorrowedUTF8 { JSONTapeReader.keyHash($0) }
+        let converted = Key(text: text, hash: hash, sourceCount: key.utf8CodeUnitCount)
         byAddress[address] = converted
         return converted
     }
