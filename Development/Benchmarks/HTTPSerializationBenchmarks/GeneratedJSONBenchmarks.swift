@@ -94,6 +94,8 @@ enum GeneratedJSONBenchmarks {
                          w: try replay.array(replay.double), t: try replay.double())
         }
         runSnakeCase(quick: quick, runs: runs)
+        runEvents(quick: quick, runs: runs)
+        runKeyedById(records: records, runs: runs)
         runOverTheParse(records: records, runs: runs)
         runEncoding(quick: quick, runs: runs)
         runSnakeCaseEncoding(quick: quick, runs: runs)

@@ -6,7 +6,7 @@ import Checksums
 import HTTPSerialization
 import SeededGenerators
 
-// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-decodable-snake|json-generated|json-generated-shuffled|json-generated-snake|json-generated-paths|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
+// `swift run -c release httpser-bench [--quick] [--only SECTION] [--load [FORMS] | --serve hummingbird|vapor [SECONDS] | --profile escaping|query|json|json-interleaved|json-decodable-interleaved|json-decodable-floor|json-decodable-snake|json-generated|json-generated-events|json-generated-keyed|json-generated-shuffled|json-generated-snake|json-generated-paths|json-generated-strings|json-generated-encoding|json-numbers|json-strings|json-tree|json-validate|json-decodable|json-decodable-strings|json-encodable|json-small|multipart|multipart-small|multipart-encodable|form-tree|form-decodable]`: every figure is
 // a ratio against a peer measured in this same run (Docs/Benchmarks.md). `--quick` shrinks the
 // inputs for a smoke run; `--profile` loops only our side of one benchmark, for perf.
 
@@ -43,6 +43,18 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         // §6 into models with generated readers (issue 41).
         let data = JSONBenchmarks.document(objects: 56_000)
         let best = fastest(runs: 20, [{ consume(try? JSONBodyDecoder().decode([GeneratedJSONBenchmarks.Record].self, from: data)) }])[0]
+        print("fastest of 20: \(format(best * 1000)) ms")
+    case "json-generated-events":
+        // §10 into models with generated readers, dates in milliseconds (issue 63).
+        let data = EventFeed.document(objects: 20_000, dates: .milliseconds)
+        var decoder = JSONBodyDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        let best = fastest(runs: 40, [{ consume(try? decoder.decode([GeneratedJSONBenchmarks.Event].self, from: data)) }])[0]
+        print("fastest of 40: \(format(best * 1000)) ms")
+    case "json-generated-keyed":
+        // §6's records keyed by id, [String: Record] (issue 63).
+        let data = GeneratedJSONBenchmarks.keyedById(JSONBenchmarks.document(objects: 56_000))
+        let best = fastest(runs: 20, [{ consume(try? JSONBodyDecoder().decode([String: GeneratedJSONBenchmarks.Record].self, from: data)) }])[0]
         print("fastest of 20: \(format(best * 1000)) ms")
     case "json-generated-shuffled":
         // §6 with keys in another order than the model's.
@@ -209,7 +221,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--profile"), index + 1 < Co
         let parameters = Inputs.querySet(keys: 100_000).parameters
         for _ in 0..<10 { consume(queryString(from: parameters)) }
     default:
-        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-decodable-snake, json-generated, json-generated-shuffled, json-generated-snake, json-generated-strings, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
+        print("unknown profile; use escaping, query, json, json-interleaved, json-decodable-interleaved, json-decodable-floor, json-decodable-snake, json-generated, json-generated-events, json-generated-keyed, json-generated-shuffled, json-generated-snake, json-generated-strings, json-generated-encoding, json-numbers, json-strings, json-tree, json-validate, json-decodable, json-decodable-strings, json-encodable, json-small, multipart, multipart-small, form-tree or form-decodable")
         exit(2)
     }
     exit(0)

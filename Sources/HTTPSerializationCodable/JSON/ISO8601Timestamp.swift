@@ -13,25 +13,29 @@ import HTTPSerializationCore
 enum ISO8601Timestamp {
     static func parseInternetDateTime(_ text: String) -> Date? {
         var text = text
-        return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in start..<(start + count) {
-                    let digit = bytes[index] &- UInt8(ascii: "0")
-                    guard digit < 10 else { return nil }
-                    value = value * 10 + Int(digit)
-                }
-                return value
+        return text.withUTF8 { parseInternetDateTime($0) }
+    }
+
+    /// The date `bytes` spell in the common form, or nil: what the JSON text reader parses a
+    /// date string from where it stands, with no `String` made.
+    static func parseInternetDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + count) {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
             }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-                  year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-                  hour < 24, minute < 60, second < 60 else { return nil }
-            let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
+            return value
         }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

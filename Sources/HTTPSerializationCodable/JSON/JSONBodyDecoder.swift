@@ -199,12 +199,6 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
         return read(reader)
     }
 
-    /// One value's checked text decoded on its own through the tape, or nil where that fails:
-    /// how the text reader reads the types whose rules live on the tape.
-    func decodeAlone<T: Decodable>(_ type: T.Type, _ text: UnsafeBufferPointer<UInt8>) -> T? {
-        try? JSONTape.withParsed(utf8: text, maximumDepth: maximumDepth) { decodeInPlace(type, $0) }.get()
-    }
-
     /// Decodes the value at `entry` (reached by `path`) from a tape over memory valid only during this call.
     private func decodeInPlace<T: Decodable>(
         _ type: T.Type, _ reader: JSONTapeReader, at entry: Int = 0, path: JSONKeyPath = JSONKeyPath([])

@@ -11,7 +11,7 @@ import HTTPSerializationCore
 extension JSONTapeDecoder {
     // MARK: Any Decodable
 
-    /// Decodes `type` from `entry`: dates, data, URLs, decimals and string-keyed
+    /// Decodes `type` from `entry`: dates, data, URLs, decimals, UUIDs and string-keyed
     /// dictionaries by the options, everything else through its own `init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type, at entry: Int, site: JSONPathSite, appending last: () -> JSONPathComponent?) throws -> T {
         // A local function, not a closure value: nothing is captured (or retained) until an
@@ -30,6 +30,7 @@ extension JSONTapeDecoder {
         if T.self == Data.self { return try data(at: entry, site: site, last: last, path: path) as! T }
         if T.self == URL.self { return try url(at: entry, path: path) as! T }
         if T.self == Decimal.self { return try decimal(at: entry, path: path) as! T }
+        if T.self == UUID.self { return try uuid(at: entry, path: path) as! T }
         // A type with a reader of its own (``JSONTapeDecodable``) reads itself from the tape.
         if let reader = tapeReader(T.self) {
             func read<Reader: JSONTapeDecodable>(_ reader: Reader.Type) throws -> T {
@@ -153,6 +154,13 @@ extension JSONTapeDecoder {
         let text = try string(at: entry, path: path)
         if let url = URL(string: text) { return url }
         throw corrupted("Invalid URL string.", path: path())
+    }
+
+    /// A UUID string, as `UUID.init(from:)` reads it (its errors are a string's, then this one).
+    private func uuid(at entry: Int, path: () -> [any CodingKey]) throws -> UUID {
+        let text = try string(at: entry, path: path)
+        if let uuid = UUID(uuidString: text) { return uuid }
+        throw corrupted("Attempted to decode UUID from invalid UUID string.", path: path())
     }
 
     private func decimal(at entry: Int, path: () -> [any CodingKey]) throws -> Decimal {

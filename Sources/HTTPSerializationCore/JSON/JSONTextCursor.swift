@@ -95,6 +95,23 @@ package struct JSONTextCursor {
         return string(quotedFrom: quote, to: after, flags: flags)
     }
 
+    /// The string at the cursor as its text between the quotes, escapes as written, and its
+    /// lexer flags (``JSONTape/hasEscapes``, ``JSONTape/hasNonASCII``): for a value parsed
+    /// straight from its bytes (a date, a UUID), with no `String` made. Valid as long as the
+    /// text the cursor reads.
+    package mutating func readStringText() throws(Miss) -> (text: UnsafeBufferPointer<UInt8>, flags: UInt8) {
+        guard index < end, base[index] == UInt8(ascii: "\"") else { throw Miss() }
+        let quote = index
+        let (after, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: quote, end: end) }
+        index = after
+        return (UnsafeBufferPointer(start: base + quote + 1, count: after - quote - 2), flags)
+    }
+
+    /// The string that ``readStringText()`` returned, escapes decoded.
+    package func string(text: UnsafeBufferPointer<UInt8>, flags: UInt8) -> String {
+        JSONTapeReader.string(text, flags: flags, readable: end - (text.baseAddress! - base))
+    }
+
     /// The string lexed from the quote at `quote` to just past its closing quote, escapes decoded.
     @inline(__always)
     func string(quotedFrom quote: Int, to after: Int, flags: UInt8) -> String {

@@ -72,7 +72,7 @@ extension Date: JSONTapeDecodable {
     public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(Date.self) }
     /// Reads a date from the text, as from the tape.
     @_documentation(visibility: internal)
-    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Date.self) }
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readDate() }
 }
 
 extension Data: JSONTapeDecodable {
@@ -81,7 +81,7 @@ extension Data: JSONTapeDecodable {
     public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(Data.self) }
     /// Reads data from the text, as from the tape.
     @_documentation(visibility: internal)
-    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Data.self) }
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readData() }
 }
 
 extension URL: JSONTapeDecodable {
@@ -90,7 +90,7 @@ extension URL: JSONTapeDecodable {
     public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(URL.self) }
     /// Reads a URL from the text, as from the tape.
     @_documentation(visibility: internal)
-    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(URL.self) }
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readURL() }
 }
 
 extension Decimal: JSONTapeDecodable {
@@ -99,7 +99,16 @@ extension Decimal: JSONTapeDecodable {
     public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(Decimal.self) }
     /// Reads a decimal from the text, as from the tape.
     @_documentation(visibility: internal)
-    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.decodeAlone(Decimal.self) }
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readDecimal() }
+}
+
+extension UUID: JSONTapeDecodable {
+    /// Reads a UUID string, as `UUID(uuidString:)` reads it.
+    @_documentation(visibility: internal)
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = try value.decodeThroughDecodable(UUID.self) }
+    /// Reads a UUID string from the text.
+    @_documentation(visibility: internal)
+    public init(jsonText reader: inout JSONTextReader) throws { self = try reader.readUUID() }
 }
 
 extension Optional: JSONTapeDecodable where Wrapped: JSONTapeDecodable {
@@ -136,6 +145,16 @@ extension Array: JSONTapeDecodable where Element: JSONTapeDecodable {
     }
 }
 
+extension Set: JSONTapeDecodable where Element: JSONTapeDecodable {
+    /// Reads a JSON array, as `Set.init(from:)` reads it: each element by its type's reader,
+    /// its index on the coding path, a repeated element kept once.
+    @_documentation(visibility: internal)
+    public init(jsonTape value: borrowing JSONTapeValue) throws { self = Set(try [Element](jsonTape: value)) }
+    /// Reads a JSON array from the text, each element by its type's reader.
+    @_documentation(visibility: internal)
+    public init(jsonText reader: inout JSONTextReader) throws { self = Set(try [Element](jsonText: &reader)) }
+}
+
 extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDecodable {
     /// Reads a JSON object, keys as written (the first of a repeated key), each value by its
     /// type's reader, with `JSONDecoder`'s paths: a key that reads as a number is also an `Int`
@@ -164,21 +183,26 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
     }
 
     /// Reads a JSON object from the text, keys as written (the first of a repeated key), each
-    /// value by its type's reader; under a key strategy a repeated key's value is read too,
-    /// as on the tape.
+    /// value by its type's reader. A repeated key's value is read too (where the tape, keys as
+    /// written, passes over it): one that does not read stops the reader, and the tape gives
+    /// the value.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws {
         self.init()
+        let atDocumentLevel = reader.cursor.openContainers == 0
         var object = try reader.object()
-        let asWritten = !reader.cursor.convertsFromSnakeCase
+        let start = reader.cursor.index
+        guard let first = try reader.nextKey(in: &object) else { return }
+        self[first] = try reader.read(Value.self)
+        // The document's own object (records keyed by id, say) grows to megabytes: sized once
+        // from its first member, as the document's own array is, so it is not rehashed and
+        // moved as it grows.
+        if atDocumentLevel, let count = reader.cursor.estimatedCount(firstElementFrom: start, stride: MemoryLayout<(Key, Value)>.stride) {
+            reserveCapacity(count)
+        }
         while let name = try reader.nextKey(in: &object) {
-            if self[name] == nil {
-                self[name] = try reader.read(Value.self)
-            } else if asWritten {
-                try reader.skipValue()
-            } else {
-                _ = try reader.read(Value.self)
-            }
+            // One lookup for a new key; a repeated one puts its first value back.
+            if let kept = updateValue(try reader.read(Value.self), forKey: name) { self[name] = kept }
         }
     }
 }

@@ -80,6 +80,12 @@ extension Decimal: JSONTapeEncodable {
     public func encode(jsonTape writer: JSONTapeWriter) throws { try writer.encoder.encodeValue(self) }
 }
 
+extension UUID: JSONTapeEncodable {
+    /// Writes the UUID's string, as `UUID.encode(to:)` does.
+    @_documentation(visibility: internal)
+    public func encode(jsonTape writer: JSONTapeWriter) throws { try writer.encoder.write(string: uuidString) }
+}
+
 extension Optional: JSONTapeEncodable where Wrapped: JSONTapeEncodable {
     /// Writes nil as `null`, anything else as the wrapped value.
     @_documentation(visibility: internal)
@@ -100,6 +106,12 @@ extension Array: JSONTapeEncodable where Element: JSONTapeEncodable {
         }
         try Element.encodeArray(self, jsonTape: writer)
     }
+}
+
+extension Set: JSONTapeEncodable where Element: JSONTapeEncodable {
+    /// Writes a JSON array of the elements in the set's order, as `Set.encode(to:)` does.
+    @_documentation(visibility: internal)
+    public func encode(jsonTape writer: JSONTapeWriter) throws { try Array(self).encode(jsonTape: writer) }
 }
 
 extension Dictionary: JSONTapeEncodable where Key == String, Value: JSONTapeEncodable {

@@ -123,6 +123,23 @@ public struct JSONTapeObject {
         try decodeThroughDecodable(type, key, ifPresent: true)
     }
 
+    /// The value for `key` of a property whose type is an optional the macro cannot see as
+    /// one (spelled through a type alias, or not written): nil when the key is missing or
+    /// null, as synthesized `Codable` reads any optional. Overload resolution picks it
+    /// wherever the type is an optional once aliases are resolved.
+    @inlinable
+    @_documentation(visibility: internal)
+    public mutating func decode<Wrapped: JSONTapeDecodable>(_ type: Wrapped?.Type, forKey key: StaticString) throws -> Wrapped? {
+        try decodeIfPresent(Wrapped.self, forKey: key)
+    }
+
+    /// An optional the macro cannot see as one, of a type with no reader of its own: nil when
+    /// the key is missing or null.
+    @_documentation(visibility: internal)
+    public mutating func decode<Wrapped: Decodable>(_ type: Wrapped?.Type, forKey key: StaticString) throws -> Wrapped? {
+        try decodeIfPresent(Wrapped.self, forKey: key)
+    }
+
     // MARK: Behind the inlined calls
 
     /// The value's entry for `key`; nil when it is missing, or null and `ifPresent`.

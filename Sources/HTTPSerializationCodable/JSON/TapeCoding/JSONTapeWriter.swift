@@ -179,6 +179,23 @@ public struct JSONTapeObjectWriter {
         try encode(value, forKey: key)
     }
 
+    /// Writes a property whose type is an optional the macro cannot see as one (spelled
+    /// through a type alias, or not written) as `encodeIfPresent(_:forKey:)` does: nil leaves
+    /// the key out, as synthesized `Codable` writes any optional. Overload resolution picks it
+    /// wherever the type is an optional once aliases are resolved.
+    @inlinable
+    @_documentation(visibility: internal)
+    public mutating func encode<Wrapped: JSONTapeEncodable>(_ value: Wrapped?, forKey key: StaticString) throws {
+        try encodeIfPresent(value, forKey: key)
+    }
+
+    /// An optional the macro cannot see as one, of a type with no writer of its own: nil
+    /// leaves the key out.
+    @_documentation(visibility: internal)
+    public mutating func encode<Wrapped: Encodable>(_ value: Wrapped?, forKey key: StaticString) throws {
+        try encodeIfPresent(value, forKey: key)
+    }
+
     // MARK: Behind the inlined calls
 
     @usableFromInline mutating func encodeString(_ value: String, _ key: StaticString) throws {

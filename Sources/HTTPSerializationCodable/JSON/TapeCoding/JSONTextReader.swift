@@ -99,21 +99,52 @@ public struct JSONTextReader: ~Copyable {
         return try read(T.self)
     }
 
-    /// A property whose type has no reader of its own is read through its `init(from:)`, on
-    /// the tape: here it stops the reader.
+    /// A property whose type the generated code knows only as `Decodable` (a generic
+    /// parameter's, say): read by its reader where it has one at run time (a `Page<T>` of
+    /// generated models); any other is read through its `init(from:)`, on the tape, and stops
+    /// the reader here.
     @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T {
-        throw Self.miss
+        guard let reader = T.self as? any JSONTapeDecodable.Type, try seek(key, in: &object) else { throw Self.miss }
+        defer { cursor.finishValue(in: &object.state) }
+        return try read(T.self, by: reader)
     }
 
-    /// A property of a type with no reader of its own, which stops the reader unless the key
-    /// is missing or its value is null: then it is nil, as on the tape.
+    /// A property of a type known only as `Decodable`: nil when the key is missing or its
+    /// value is null (as on the tape), else read by its reader where it has one at run time;
+    /// any other stops the reader.
     @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T? {
         guard try seek(key, in: &object) else { return nil }
         defer { cursor.finishValue(in: &object.state) }
         if try readNull() { return nil }
-        throw Self.miss
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Self.miss }
+        return try read(T.self, by: reader)
+    }
+
+    /// The value at the reader as `type`, by `reader`: `type` itself, found to have a reader
+    /// of its own at run time.
+    mutating func read<T>(_ type: T.Type, by reader: any JSONTapeDecodable.Type) throws -> T {
+        func open<Reader: JSONTapeDecodable>(_: Reader.Type) throws -> T {
+            unsafeBitCast(try read(Reader.self), to: T.self)
+        }
+        return try open(reader)
+    }
+
+    /// The value for `key` of a property whose type is an optional the macro cannot see as
+    /// one (spelled through a type alias, or not written): nil when the key is missing or
+    /// null, as synthesized `Codable` reads any optional. Overload resolution picks it
+    /// wherever the type is an optional once aliases are resolved.
+    @inlinable
+    @_documentation(visibility: internal)
+    public mutating func decode<Wrapped: JSONTapeDecodable>(_ type: Wrapped?.Type, forKey key: StaticString, in object: inout Object) throws -> Wrapped? {
+        try decodeIfPresent(Wrapped.self, forKey: key, in: &object)
+    }
+
+    /// An optional the macro cannot see as one, of a type known only as `Decodable`.
+    @_documentation(visibility: internal)
+    public mutating func decode<Wrapped: Decodable>(_ type: Wrapped?.Type, forKey key: StaticString, in object: inout Object) throws -> Wrapped? {
+        try decodeIfPresent(Wrapped.self, forKey: key, in: &object)
     }
 
     /// Reads the rest of `object` (members no property asked for) through its closing brace.
@@ -198,8 +229,9 @@ public struct JSONTextReader: ~Copyable {
         slot.noted.start = start
     }
 
-    /// Notes the value of a type with no reader of its own, which `decode(from:)` then
-    /// leaves to the tape (as `decodeIfPresent(from:)` does unless it is null).
+    /// Notes the value of a type known only as `Decodable`, which `decode(from:)` then reads
+    /// by its reader where it has one at run time, and otherwise leaves to the tape (as
+    /// `decodeIfPresent(from:)` does unless it is null).
     @_documentation(visibility: internal)
     public mutating func read<T: Decodable>(into slot: inout Slot<T>) throws {
         try cursor.note(&slot.noted)
@@ -230,20 +262,52 @@ public struct JSONTextReader: ~Copyable {
         return try readNoted(T.self, slot.noted)
     }
 
-    /// A value of a type with no reader of its own, which stops the reader: the tape reads it
+    /// A value of a type known only as `Decodable`, read by its reader where it has one at
+    /// run time; an empty slot, or a type with none, stops the reader, and the tape reads it
     /// through its `init(from:)`.
     @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(from slot: Slot<T>) throws -> T {
-        throw Self.miss
+        guard slot.noted.start >= 0, let reader = T.self as? any JSONTapeDecodable.Type else { throw Self.miss }
+        return try readNoted(T.self, slot.noted, by: reader)
     }
 
-    /// A value of a type with no reader of its own: nil when the slot is empty or holds null
-    /// (as on the tape), else it stops the reader.
+    /// A value of a type known only as `Decodable`: nil when the slot is empty or holds null
+    /// (as on the tape), else read by its reader where it has one at run time; a type with
+    /// none stops the reader.
     @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: Decodable>(from slot: Slot<T>) throws -> T? {
         guard slot.noted.start >= 0 else { return nil }
-        guard try notedIsNull(slot.noted) else { throw Self.miss }
+        if slot.noted.kind != .string, try notedIsNull(slot.noted) { return nil }
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Self.miss }
+        return try readNoted(T.self, slot.noted, by: reader)
+    }
+
+    /// A noted value as `type`, by `reader` (`type` itself, found to have one at run time).
+    mutating func readNoted<T>(_ type: T.Type, _ value: JSONTextCursor.NotedValue, by reader: any JSONTapeDecodable.Type) throws -> T {
+        func open<Reader: JSONTapeDecodable>(_: Reader.Type) throws -> T {
+            unsafeBitCast(try readNoted(Reader.self, value), to: T.self)
+        }
+        return try open(reader)
+    }
+
+    /// The value in the slot of a property whose type is an optional the macro cannot see as
+    /// one: nil when the slot is empty or holds null, as synthesized `Codable` reads any optional.
+    @inlinable
+    @_documentation(visibility: internal)
+    public mutating func decode<Wrapped: JSONTapeDecodable>(from slot: Slot<Wrapped?>) throws -> Wrapped? {
+        if let value = slot.value { return value }
+        // Read at once (the optional's reader), so a filled slot with no value held null.
         return nil
+    }
+
+    /// The slot of an optional the macro cannot see as one, of a type known only as
+    /// `Decodable`: nil when empty or null, else as `decode(from:)` reads it.
+    @_documentation(visibility: internal)
+    public mutating func decode<Wrapped: Decodable>(from slot: Slot<Wrapped?>) throws -> Wrapped? {
+        guard slot.noted.start >= 0 else { return nil }
+        if slot.noted.kind != .string, try notedIsNull(slot.noted) { return nil }
+        guard let reader = Wrapped.self as? any JSONTapeDecodable.Type else { throw Self.miss }
+        return try readNoted(Wrapped.self, slot.noted, by: reader)
     }
 
     /// Whether a noted value (not a string) is null.
@@ -304,17 +368,6 @@ public struct JSONTextReader: ~Copyable {
     @_documentation(visibility: internal)
     public mutating func decodeRawValue<T: RawRepresentable>(of type: T.Type) throws -> T where T.RawValue: JSONTapeDecodable {
         guard let value = T(rawValue: try read(T.RawValue.self)) else { throw Self.miss }
-        return value
-    }
-
-    /// The value at the reader as one of Foundation's value types, by the decoder's strategy for
-    /// it: its text is checked as any value's, then decoded alone by the tape's rules, which do
-    /// not depend on where the value sits (a custom strategy, which may ask, stops the reader).
-    mutating func decodeAlone<T: Decodable>(_ type: T.Type) throws -> T {
-        if case .custom = options.dateDecodingStrategy, T.self == Date.self { throw Self.miss }
-        if case .custom = options.dataDecodingStrategy, T.self == Data.self { throw Self.miss }
-        let text = try cursor.skipValueText()
-        guard let value = options.decodeAlone(type, text) else { throw Self.miss }
         return value
     }
 
