@@ -21,6 +21,8 @@ struct CodableModel {
         var isDecoded = true
         /// The binding's name in the source, where a diagnostic about the property points.
         var node: Syntax
+        /// The part of its written type known to have no generated reader, if any.
+        var readerless: String? = nil
     }
 
     /// Why a declaration cannot have generated code, at the node that says so.
@@ -176,7 +178,8 @@ struct CodableModel {
                 ?? (binding.initializer == nil ? bindings[index...].lazy.compactMap(\.typeAnnotation?.type).first : nil)
             let name = identifier.identifier.text
             let plain = unescaped(name)
-            properties.append(Property(name: name, plainName: plain, key: literalText(plain), isOptional: type.map(isOptional) ?? false, isDecoded: isDecoded, node: Syntax(identifier)))
+            properties.append(Property(name: name, plainName: plain, key: literalText(plain), isOptional: type.map(isOptional) ?? false, isDecoded: isDecoded,
+                                       node: Syntax(identifier), readerless: type.flatMap(ReaderlessTypes.readerless(in:))))
         }
     }
 

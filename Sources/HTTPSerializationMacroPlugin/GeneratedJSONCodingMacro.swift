@@ -12,15 +12,22 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         let directions = codedDirections(of: declaration)
-        let members: [String], unreadConstants: [Syntax]
+        let members: [String], unreadConstants: [Syntax], readerless: [CodableModel.Property]
         do throws(CodableModel.Refusal) {
-            (members, unreadConstants) = try generatedMembers(for: declaration, reads: directions.reads, writes: directions.writes)
+            (members, unreadConstants, readerless) = try generatedMembers(for: declaration, reads: directions.reads, writes: directions.writes)
         } catch {
             context.diagnose(Diagnostic(node: error.node, message: GeneratedJSONCodingMessage(message: error.message)))
             return []
         }
         for node in unreadConstants {
             context.diagnose(Diagnostic(node: node, message: GeneratedJSONCodingMessage(message: unreadConstantWarning, severity: .warning)))
+        }
+        // A property the text reader cannot read, said where it is declared (a remark: the
+        // model still decodes, through the parse).
+        for property in readerless {
+            guard let type = property.readerless else { continue }
+            let message = ReaderlessTypes.remark(property: property.plainName, readerless: type)
+            context.diagnose(Diagnostic(node: property.node, message: GeneratedJSONCodingMessage(message: message, severity: .remark)))
         }
         // Only the conformances the type does not have yet, as the compiler asks.
         let wanted = protocols.map(\.trimmedDescription).compactMap { name -> String? in
@@ -54,12 +61,15 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
     /// the `let`s with a value to warn about: the compiler warns that such a property is never
     /// decoded when it makes `CodingKeys` itself (or the type is only `Decodable`), so the keys
     /// the macro declares for a `Codable` type silence it, and the macro gives it instead.
-    static func generatedMembers(for declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) throws(CodableModel.Refusal) -> (members: [String], unreadConstants: [Syntax]) {
+    static func generatedMembers(for declaration: some DeclGroupSyntax, reads: Bool, writes: Bool) throws(CodableModel.Refusal)
+        -> (members: [String], unreadConstants: [Syntax], readerless: [CodableModel.Property]) {
         var members: [String] = []
         var unreadConstants: [Syntax] = []
+        var readerless: [CodableModel.Property] = []
         if let structure = declaration.as(StructDeclSyntax.self) {
             try CodableModel.refuseCustomCoding(in: structure, name: structure.name.text, reads: reads, writes: writes)
             let model = try CodableModel(struct: structure)
+            if reads { readerless = model.properties.filter { $0.isDecoded && $0.readerless != nil } }
             if !model.declaresCodingKeys, !model.properties.isEmpty {
                 members.append(Self.codingKeys(for: model.properties))
                 if reads, writes { unreadConstants = model.properties.filter { !$0.isDecoded }.map(\.node) }
@@ -120,7 +130,7 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
                 }
                 members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", lines))
             }
-            return (members, unreadConstants)
+            return (members, unreadConstants, readerless)
         }
         if let enumeration = declaration.as(EnumDeclSyntax.self) {
             try CodableModel.refuseCustomCoding(in: enumeration, name: enumeration.name.text, reads: reads, writes: writes)
@@ -140,7 +150,7 @@ public struct GeneratedJSONCodingMacro: ExtensionMacro {
             if writes {
                 members.append(function("public func encode(jsonTape writer: HTTPSerializationCodable.JSONTapeWriter) throws", ["try writer.encodeRawValue(self)"]))
             }
-            return (members, [])
+            return (members, [], [])
         }
         throw CodableModel.Refusal(node: Syntax(declaration), message: "@GeneratedJSONCoding applies to a struct or an enum with raw values")
     }

@@ -1,4 +1,5 @@
 #if Macros
+import struct SwiftSyntax.TypeSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
@@ -595,6 +596,63 @@ struct GeneratedJSONCodingMacroTests {
                 }
             }
             """)
+    }
+
+    @Test("a property whose type has no reader (Foundation's Locale, a dictionary keyed by Int, in an optional or an array) is named in a remark; one that may have a reader, or a key through an alias, is not")
+    func readerlessPropertiesAreRemarked() {
+        Self.expand(
+            """
+            @GeneratedJSONCoding
+            struct In: Decodable {
+                var x: [Foundation.Locale]?
+            }
+            """,
+            """
+            struct In: Decodable {
+                var x: [Foundation.Locale]?
+            }
+
+            extension In: HTTPSerializationCodable.JSONTapeDecodable {
+                private enum CodingKeys: CodingKey {
+                    // @GeneratedJSONCoding reads CodingKeys from the type's body only: declare them there, not in an extension.
+                    case x
+                }
+                public init(jsonTape value: borrowing HTTPSerializationCodable.JSONTapeValue) throws {
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try value.object()
+                    let _jsonTape_x = try object.decodeIfPresent(_jsonTapeWrapped {
+                            $0.x
+                        }, forKey: "x")
+                    self.x = _jsonTape_x
+                }
+                public init(jsonText reader: inout HTTPSerializationCodable.JSONTextReader) throws {
+                    func _jsonTapeWrapped<_JSONTapeProperty>(_ property: (Self) -> _JSONTapeProperty?) -> _JSONTapeProperty.Type {
+                        _JSONTapeProperty.self
+                    }
+                    var object = try reader.object()
+                    let _jsonTape_x = try reader.decodeIfPresent(_jsonTapeWrapped {
+                            $0.x
+                        }, forKey: "x", in: &object)
+                    try reader.close(&object)
+                    self.x = _jsonTape_x
+                }
+            }
+            """,
+            diagnostics: [DiagnosticSpec(message: ReaderlessTypes.remark(property: "x", readerless: "Foundation.Locale"), line: 3, column: 9, severity: .remark)])
+        func readerless(_ type: String) -> String? { ReaderlessTypes.readerless(in: TypeSyntax(stringLiteral: type)) }
+        #expect(readerless("[Int: String]") == "[Int: String]")
+        #expect(readerless("Dictionary<UUID, Item>?") == "Dictionary<UUID, Item>")
+        #expect(readerless("[String: [Range<Int>]]") == "Range<Int>")
+        #expect(readerless("Set<TimeZone>") == "TimeZone")
+        #expect(readerless("Optional<CGFloat>") == "CGFloat")
+        #expect(readerless("Swift.Range<Int>") == "Swift.Range<Int>")
+        // A key spelled through an alias may be a String; a type of another module is its own.
+        for mayRead in ["[String: Item]", "Swift.Dictionary<Swift.String, Int>", "[UUID]", "Set<String>?", "Page<Item>", "Date", "URL", "Item!",
+                        "[UserID: Item]", "Geometry.Range<Int>", "[Key<Int>: Item]"] {
+            #expect(readerless(mayRead) == nil, "\(mayRead)")
+        }
     }
 
     @Test("a type that spells only Decodable gets the reader, only Encodable the writer")

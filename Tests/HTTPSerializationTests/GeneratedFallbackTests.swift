@@ -2,6 +2,7 @@
 import Foundation
 @testable import HTTPSerializationCodable
 import HTTPSerializationMacros
+import Synchronization
 import Testing
 
 /// Issue 63: models that once left the text reader without a word (a set, a generic
@@ -103,6 +104,64 @@ struct GeneratedFallbackTests {
         let ours = try JSONBodyEncoder().encode(one)
         #expect(String(decoding: ours, as: UTF8.self) == #"{"tags":["only"],"items":[{"id":2,"label":"y"}]}"#)
         #expect(try JSONDecoder().decode(Tagged.self, from: ours) == one)
+    }
+
+    typealias Maybe<Value> = Value?
+
+    /// An optional through a generic alias, in a generic model: read from a slot when the
+    /// object's members come in another order.
+    @GeneratedJSONCoding
+    struct Boxed<Value: Codable & Equatable>: Codable, Equatable {
+        var name: String
+        var value: Maybe<Value>
+    }
+
+    @Test("an optional through a generic alias is nil when missing or null, read by its reader when it has one, and the tape's when not", arguments: [
+        #"{"name":"a"}"#, #"{"value":null,"name":"a"}"#, #"{"name":"a","value":null}"#,
+    ])
+    func genericAliasedOptionals(text: String) throws {
+        #expect(GeneratedTextReaderTests.fromText(Boxed<Item>.self, text) == Boxed(name: "a", value: nil))
+        #expect(GeneratedTextReaderTests.fromText(Boxed<Temperature>.self, text) == Boxed(name: "a", value: nil))
+        let item = text.replacingOccurrences(of: "null", with: #"{"label":"x","id":1}"#)
+        if item != text {
+            #expect(GeneratedTextReaderTests.fromText(Boxed<Item>.self, item) == Boxed(name: "a", value: Item(id: 1, label: "x")))
+            let temperature = text.replacingOccurrences(of: "null", with: #"{"kelvin":1}"#)
+            #expect(GeneratedTextReaderTests.fromText(Boxed<Temperature>.self, temperature) == nil)
+            #expect(try JSONBodyDecoder().decode(Boxed<Temperature>.self, from: Data(temperature.utf8)).value == Temperature(kelvin: 1))
+        }
+    }
+
+    @GeneratedJSONCoding
+    struct Reading: Codable, Equatable {
+        var at: Date
+        var temperature: Temperature?
+    }
+
+    /// The fallbacks `decoder` reports while decoding `text` as `type`.
+    static func fallbacks<T: Decodable>(_ type: T.Type, _ text: String, decoder: JSONBodyDecoder = JSONBodyDecoder()) -> [JSONBodyDecoder.TextReaderFallback] {
+        let seen = Mutex<[JSONBodyDecoder.TextReaderFallback]>([])
+        var decoder = decoder
+        decoder.onTextReaderFallback = { fallback in seen.withLock { $0.append(fallback) } }
+        _ = try? decoder.decode(type, from: Data(text.utf8))
+        return seen.withLock { $0 }
+    }
+
+    @Test("a decode that leaves the text path says which model and why; one that stays says nothing")
+    func fallbacksAreReported() {
+        let model = String(reflecting: Reading.self)
+        #expect(Self.fallbacks(Reading.self, #"{"at":1}"#).isEmpty)
+        #expect(Self.fallbacks([Item].self, #"[{"id":1,"label":"a"}]"#).isEmpty)
+        #expect(Self.fallbacks(Reading.self, #"{"at":1,"temperature":{"kelvin":2}}"#)
+            == [.init(model: model, reason: .noReader(type: String(reflecting: Temperature.self)))])
+        #expect(Self.fallbacks(Reading.self, #"{"at":"soon"}"#) == [.init(model: model, reason: .document)])
+        var custom = JSONBodyDecoder()
+        custom.dateDecodingStrategy = .custom { _ in Date(timeIntervalSince1970: 0) }
+        #expect(Self.fallbacks(Reading.self, #"{"at":1}"#, decoder: custom) == [.init(model: model, reason: .customDateStrategy)])
+        var keys = JSONBodyDecoder()
+        keys.keyDecodingStrategy = .custom { $0.last! }
+        #expect(Self.fallbacks([Reading].self, #"[]"#, decoder: keys) == [.init(model: String(reflecting: [Reading].self), reason: .customKeyStrategy)])
+        let fallback = JSONBodyDecoder.TextReaderFallback(model: "App.Profile", reason: .noReader(type: "Foundation.Locale"))
+        #expect(fallback.description == "App.Profile read through the parse: its property type Foundation.Locale has no generated reader")
     }
 }
 #endif

@@ -83,7 +83,7 @@ struct GeneratedFoundationValueTests {
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    @Test("under every date strategy, the text reader reads every document JSONDecoder reads, to its value; the rest is the tape's, with JSONDecoder's error", arguments: dateCases.map(\.name))
+    @Test("under each date strategy JSONDecoder shares (deferred, seconds, milliseconds, ISO 8601), the text reader reads every document JSONDecoder reads, to its value; the rest is the tape's, with JSONDecoder's error", arguments: dateCases.map(\.name))
     func foundationValuesMatchJSONDecoder(strategy name: String) throws {
         let dateCase = try #require(Self.dateCases.first { $0.name == name })
         var random = SplitMix64(seed: 63)

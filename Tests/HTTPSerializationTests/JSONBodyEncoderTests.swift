@@ -306,4 +306,27 @@ struct JSONBodyEncoderTests {
         encoder.outputFormatting = .sortedKeys
         #expect(try encoder.encode(Order(id: 1, placed: Date(timeIntervalSince1970: 0))) == Data(#"{"id":1,"placed":"1970-01-01T00:00:00Z"}"#.utf8))
     }
+
+    @Test("sorted keys come out in JSONEncoder's order, byte by byte in UTF-8; a tree's jsonData keeps JSONSerialization's order")
+    func sortedKeysInEachWritersOrder() throws {
+        let keys = ["b", "B", "a10", "a9", "A", "_x", "\u{E9}", "e", "Z", "a", "ab", "aB", "10", "9", "a-b", "a_b", " s", "~"]
+        let dictionary = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        struct Nested: Encodable { var inner: [String: Int]; var Zed = 1; var alpha = 2 }
+        var ours = JSONBodyEncoder()
+        let theirs = JSONEncoder()
+        for formatting in [JSONWritingOptions.sortedKeys, [.sortedKeys, .prettyPrinted]] {
+            ours.outputFormatting = formatting
+            theirs.outputFormatting = formatting.contains(.prettyPrinted) ? [.sortedKeys, .prettyPrinted] : .sortedKeys
+            #expect(try ours.encode(dictionary) == (try theirs.encode(dictionary)))
+            #expect(try ours.encode(Nested(inner: dictionary)) == (try theirs.encode(Nested(inner: dictionary))))
+        }
+        // The byte order, spelled out.
+        ours.outputFormatting = .sortedKeys
+        #expect(String(decoding: try ours.encode(["a10": 1, "a9": 2, "B": 3, "a": 4]), as: UTF8.self) == #"{"B":3,"a":4,"a10":1,"a9":2}"#)
+        // JSONSerialization's order stays the tree writer's, and JSONSerialization's own.
+        let tree: ParameterValue = ["a10": 1, "a9": 2, "B": 3, "a": 4]
+        #expect(String(decoding: try tree.jsonData(options: .sortedKeys), as: UTF8.self) == #"{"a":4,"a9":2,"a10":1,"B":3}"#)
+        let serialized = try JSONSerialization.data(withJSONObject: ["a10": 1, "a9": 2, "B": 3, "a": 4], options: .sortedKeys)
+        #expect(try tree.jsonData(options: .sortedKeys) == serialized)
+    }
 }

@@ -93,6 +93,10 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     /// The deepest nesting of arrays and objects read; deeper documents are a
     /// `DecodingError.dataCorrupted` whose underlying error is ``/HTTPSerializationCore/JSONReadingError``.
     public var maximumDepth: Int = ParameterValue.defaultMaximumDepth
+    /// Called whenever a decode of a model with generated readers leaves the fast path and
+    /// reads the document again through the parse, with the model and the reason; nil (the
+    /// default) asks nothing. For a test that keeps a model on the fast path, or a debug log.
+    public var onTextReaderFallback: (@Sendable (TextReaderFallback) -> Void)?
 
     /// A decoder with `JSONDecoder`'s default strategies.
     public init() {}
@@ -168,9 +172,12 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
     /// converted from snake case (a custom conversion may ask for the key's path, which the
     /// text reader does not keep).
     private func textReader<T>(of type: T.Type) -> (any JSONTapeDecodable.Type)? {
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { return nil }
         switch keyDecodingStrategy {
-        case .useDefaultKeys, .convertFromSnakeCase: return T.self as? any JSONTapeDecodable.Type
-        case .custom: return nil
+        case .useDefaultKeys, .convertFromSnakeCase: return reader
+        case .custom:
+            onTextReaderFallback?(TextReaderFallback(model: String(reflecting: T.self), reason: .customKeyStrategy))
+            return nil
         }
     }
 
@@ -193,6 +200,10 @@ public struct JSONBodyDecoder: ResponseBodyDecoder, Sendable {
                 // `Reader` is `T` itself, found by the cast in `textReader(of:)`.
                 return unsafeBitCast(value, to: T.self)
             } catch {
+                if let onTextReaderFallback {
+                    let reason = (error as? JSONTextReader.Unread)?.reason ?? .document
+                    onTextReaderFallback(TextReaderFallback(model: String(reflecting: T.self), reason: reason))
+                }
                 return nil
             }
         }

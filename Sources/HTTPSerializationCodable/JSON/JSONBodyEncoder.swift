@@ -68,6 +68,13 @@ public struct JSONBodyEncoder: Sendable {
 
     /// Layout: `.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes` (`.fragmentsAllowed` is implied:
     /// a model that encodes a single value is written as that value).
+    ///
+    /// `.sortedKeys` orders keys as `JSONEncoder` does: byte by byte in UTF-8 (`"10" < "9"`,
+    /// `"B" < "_x" < "a"`), on every platform. For `JSONSerialization`'s order (digit runs by
+    /// value, letters ignoring case), as AFNetworking's JSON bodies use it, write a model of
+    /// strings, numbers, booleans and nested models as a tree:
+    /// `try ParameterValue(encoding: model).jsonData(options: .sortedKeys)` (the tree takes no
+    /// date, data or key strategy, and refuses dates and data).
     public var outputFormatting: JSONWritingOptions = []
     /// How coding keys are spelled; ``KeyEncodingStrategy/useDefaultKeys`` by default.
     public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
@@ -103,7 +110,7 @@ public struct JSONBodyEncoder: Sendable {
             return try JSONStreamingEncoder(options: self).encode(value)
         }
         let tree = try ParameterValue(encoding: value, maximumDepth: maximumDepth, json: self)
-        return try tree.jsonData(options: outputFormatting.union(.fragmentsAllowed), maximumDepth: maximumDepth)
+        return try tree.jsonData(options: outputFormatting.union(.fragmentsAllowed), maximumDepth: maximumDepth, keyOrder: .utf8)
     }
 
     /// Appends the JSON text of `value` to `bytes`: what ``encode(_:)`` returns, without the `Data`.

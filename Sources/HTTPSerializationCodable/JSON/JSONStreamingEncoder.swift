@@ -64,7 +64,7 @@ final class JSONStreamingEncoder {
         self.options = options
         keysAsWritten = options.keysAsWritten
         if case .convertToSnakeCase = options.keyEncodingStrategy { convertsToSnakeCase = true } else { convertsToSnakeCase = false }
-        writer = JSONWriter(options: options.outputFormatting)
+        writer = JSONWriter(options: options.outputFormatting, keyOrder: .utf8)
     }
 
     /// The JSON text of `value`.
@@ -102,7 +102,7 @@ final class JSONStreamingEncoder {
     }
 
     private func treeText(_ tree: ParameterValue) throws -> Data {
-        try tree.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth)
+        try tree.jsonData(options: options.outputFormatting.union(.fragmentsAllowed), maximumDepth: options.maximumDepth, keyOrder: .utf8)
     }
 
     private static func nothingEncoded(_ value: some Encodable) -> RequestSerializationError {
@@ -289,7 +289,7 @@ final class JSONStreamingEncoder {
             tree = try? JSONEncodingTree(text: [], count: 0, lastIsPlaceholder: false, maximumDepth: 0)
         }
         streams = false
-        writer = JSONWriter(options: options.outputFormatting)
+        writer = JSONWriter(options: options.outputFormatting, keyOrder: .utf8)
         frames = []
         keyHashes = []
         keySets = [:]

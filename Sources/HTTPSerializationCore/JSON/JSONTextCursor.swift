@@ -88,11 +88,8 @@ package struct JSONTextCursor {
 
     /// The string at the cursor, escapes decoded.
     @usableFromInline package mutating func readString() throws(Miss) -> String {
-        guard index < end, base[index] == UInt8(ascii: "\"") else { throw Miss() }
-        let quote = index
-        let (after, flags) = try lex { () throws(JSONReadingError) in try JSONLexer.string(base, at: quote, end: end) }
-        index = after
-        return string(quotedFrom: quote, to: after, flags: flags)
+        let (text, flags) = try readStringText()
+        return string(text: text, flags: flags)
     }
 
     /// The string at the cursor as its text between the quotes, escapes as written, and its
@@ -194,13 +191,6 @@ package struct JSONTextCursor {
         guard used >= 16 else { return nil }
         let remaining = end - index
         return 1 + min(remaining / used * 5 / 4, remaining / max(stride, 1))
-    }
-
-    /// The text of the value at the cursor, which is read (and checked) as ``skipValue()`` reads it.
-    package mutating func skipValueText() throws(Miss) -> UnsafeBufferPointer<UInt8> {
-        let start = index
-        try skipValue()
-        return UnsafeBufferPointer(start: base + start, count: index - start)
     }
 
     /// After an element: true when another follows (the cursor then at it), false at the

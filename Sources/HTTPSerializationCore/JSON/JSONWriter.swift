@@ -16,6 +16,7 @@ public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
     public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
     /// Object keys in `JSONSerialization`'s order: punctuation, then digit runs by value, then
     /// letters ignoring case (`"a_b" < "a2" < "a10" < "B"`), lower case first among ties.
+    /// (`JSONBodyEncoder` orders them as `JSONEncoder` does: byte by byte in UTF-8.)
     public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
     /// `/` written as is rather than as `\/`.
     public static let withoutEscapingSlashes = JSONWritingOptions(rawValue: 1 << 3)
@@ -39,7 +40,13 @@ extension ParameterValue {
     ///   NaN, infinity, data, dates, sets, or a bare scalar without `.fragmentsAllowed`, naming
     ///   where the value is; ``RequestSerializationError/nestingTooDeep(path:limit:)`` past `maximumDepth`.
     public func jsonData(options: JSONWritingOptions = [], maximumDepth: Int = ParameterValue.defaultMaximumDepth) throws -> Data {
-        let writer = try writtenJSON(options: options, maximumDepth: maximumDepth)
+        try jsonData(options: options, maximumDepth: maximumDepth, keyOrder: .serialization)
+    }
+
+    /// ``jsonData(options:maximumDepth:)`` with `.sortedKeys` in `keyOrder`: how
+    /// `JSONBodyEncoder` writes `JSONEncoder`'s order.
+    package func jsonData(options: JSONWritingOptions, maximumDepth: Int, keyOrder: JSONKeyOrder) throws -> Data {
+        let writer = try writtenJSON(options: options, maximumDepth: maximumDepth, keyOrder: keyOrder)
         return writer.output.takeData()
     }
 
@@ -50,12 +57,12 @@ extension ParameterValue {
         writer.output.copy(into: &bytes)
     }
 
-    private func writtenJSON(options: JSONWritingOptions, maximumDepth: Int) throws -> JSONWriter {
+    private func writtenJSON(options: JSONWritingOptions, maximumDepth: Int, keyOrder: JSONKeyOrder = .serialization) throws -> JSONWriter {
         if !isContainer, !options.contains(.fragmentsAllowed) {
             throw RequestSerializationError.invalidJSONParameters(reason: "A top-level scalar needs the .fragmentsAllowed writing option.")
         }
         try checkDepth(limit: maximumDepth)
-        var writer = JSONWriter(options: options)
+        var writer = JSONWriter(options: options, keyOrder: keyOrder)
         try writer.write(self)
         return writer
     }
@@ -69,11 +76,14 @@ package struct JSONWriter {
     @usableFromInline let pretty: Bool
     @usableFromInline let sortsKeys: Bool
     @usableFromInline let escapesSlashes: Bool
+    /// The order `.sortedKeys` writes keys in.
+    let keyOrder: JSONKeyOrder
 
-    package init(options: JSONWritingOptions) {
+    package init(options: JSONWritingOptions, keyOrder: JSONKeyOrder = .serialization) {
         pretty = options.contains(.prettyPrinted)
         sortsKeys = options.contains(.sortedKeys)
         escapesSlashes = !options.contains(.withoutEscapingSlashes)
+        self.keyOrder = keyOrder
     }
 
     /// An open array or object and the position of its next value. Objects are walked in
@@ -115,7 +125,7 @@ package struct JSONWriter {
                 openContainer(isObject: true)
                 let entries = dictionary.entries
                 if sortsKeys {
-                    stack.append(Frame(entries: entries, position: entries.startIndex, sortedKeys: JSONKeyOrder.sorted(entries.keys),
+                    stack.append(Frame(entries: entries, position: entries.startIndex, sortedKeys: keyOrder.sorted(entries.keys),
                                        isObject: true, count: entries.count))
                 } else {
                     stack.append(Frame(entries: entries, position: entries.startIndex, isObject: true, count: entries.count))
@@ -392,17 +402,31 @@ package struct JSONWriter {
     }
 }
 
-/// The key order of `JSONSerialization`'s `.sortedKeys`, which compares keys with
-/// `[.numeric, .caseInsensitive, .forcedOrdering]` in the system locale (Unicode collation).
+/// The orders `.sortedKeys` writes keys in: each of Foundation's two writers has its own.
 ///
-/// Modelled for ASCII as observed on Linux: controls are ignored; space, then punctuation and
-/// symbols in collation order, then digit runs by numeric value, then letters ignoring case.
-/// Ties go to the key whose letters are lower case first, then to fewer leading zeros, then
-/// to code point order. Other characters follow the letters by code point (Foundation would
-/// place them by the collation tables, `é` beside `e`).
-package enum JSONKeyOrder {
-    /// Keys sorted in that order, each key's comparison form computed once.
-    package static func sorted(_ keys: some Sequence<String>) -> [String] {
+/// - ``serialization``: `JSONSerialization`'s (and AFNetworking's JSON bodies'), which compares
+///   keys with `[.numeric, .caseInsensitive, .forcedOrdering]` in the system locale (Unicode
+///   collation). Modelled for ASCII as observed on Linux: controls are ignored; space, then
+///   punctuation and symbols in collation order, then digit runs by numeric value, then letters
+///   ignoring case. Ties go to the key whose letters are lower case first, then to fewer leading
+///   zeros, then to code point order. Other characters follow the letters by code point
+///   (Foundation would place them by the collation tables, `é` beside `e`).
+/// - ``utf8``: `JSONEncoder`'s, byte by byte in UTF-8, as swift-foundation sorts on every
+///   platform (on Apple platforms, for apps built with a current SDK).
+package enum JSONKeyOrder: Sendable {
+    case serialization
+    case utf8
+
+    /// Keys sorted in this order.
+    package func sorted(_ keys: some Sequence<String>) -> [String] {
+        switch self {
+        case .serialization: return Self.collated(keys)
+        case .utf8: return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+    }
+
+    /// Keys in `JSONSerialization`'s order, each key's comparison form computed once.
+    private static func collated(_ keys: some Sequence<String>) -> [String] {
         keys.map { (SortKey($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 

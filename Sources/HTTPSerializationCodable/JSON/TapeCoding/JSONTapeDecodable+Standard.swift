@@ -196,8 +196,10 @@ extension Dictionary: JSONTapeDecodable where Key == String, Value: JSONTapeDeco
         self[first] = try reader.read(Value.self)
         // The document's own object (records keyed by id, say) grows to megabytes: sized once
         // from its first member, as the document's own array is, so it is not rehashed and
-        // moved as it grows.
-        if atDocumentLevel, let count = reader.cursor.estimatedCount(firstElementFrom: start, stride: MemoryLayout<(Key, Value)>.stride) {
+        // moved as it grows. A dictionary takes up to about three times its count in buckets
+        // (a power of two, three quarters full), so the estimate is capped at a third.
+        let bucketBytes = MemoryLayout<Key>.stride + MemoryLayout<Value>.stride
+        if atDocumentLevel, let count = reader.cursor.estimatedCount(firstElementFrom: start, stride: bucketBytes * 3) {
             reserveCapacity(count)
         }
         while let name = try reader.nextKey(in: &object) {

@@ -59,7 +59,7 @@ extension JSONTapeDecodable {
     /// Stops the reader: the decoder then reads the value through ``init(jsonTape:)``.
     @_documentation(visibility: internal)
     public init(jsonText reader: inout JSONTextReader) throws {
-        throw JSONTextReader.miss
+        throw JSONTextReader.Unread.noReader(Self.self)
     }
 
     /// Reads each element with ``JSONTapeDecodable/init(jsonText:)``, in a loop specialized for the type.

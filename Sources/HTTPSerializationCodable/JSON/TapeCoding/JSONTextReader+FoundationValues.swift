@@ -6,10 +6,10 @@ import Foundation
 import HTTPSerializationCore
 
 // Foundation's value types read where they stand in the text, under the decoder's strategies,
-// to the values the tape gives (`JSONTapeDecoder`'s `date`, `data`, `url` and `decimal`, and
-// `UUID`'s `init(from:)`): a date string or a UUID parsed from its bytes, no value read twice.
-// Whatever the tape would refuse, and a custom strategy (which may ask for the decoder), stops
-// the reader, and the tape reads the document for its error.
+// to the values the tape gives (`JSONTapeDecoder`'s `date`, `data`, `url`, `decimal` and
+// `uuid`): a date string or a UUID parsed from its bytes, no value read twice. Whatever the
+// tape would refuse stops the reader, and the tape reads the document for its error; so does a
+// custom strategy (which may ask for the decoder), with the reason.
 extension JSONTextReader {
     /// A date under the decoder's date strategy.
     mutating func readDate() throws -> Date {
@@ -24,13 +24,15 @@ extension JSONTextReader {
         case .iso8601:
             let (text, flags) = try cursor.readStringText()
             if flags & JSONTape.hasEscapes == 0, let date = ISO8601Timestamp.parseInternetDateTime(text) { return date }
-            guard let date = try? Date.ISO8601FormatStyle().parse(cursor.string(text: text, flags: flags)) else { throw Self.miss }
+            // An escaped string, or another form: the tape's rule on the decoded text.
+            let string = cursor.string(text: text, flags: flags)
+            guard let date = ISO8601Timestamp.parseInternetDateTime(string) ?? (try? Date.ISO8601FormatStyle().parse(string)) else { throw Self.miss }
             return date
         case .formatted(let style):
             guard let date = try? style.parse(try readString()) else { throw Self.miss }
             return date
         case .custom:
-            throw Self.miss
+            throw Unread(reason: .customDateStrategy)
         }
     }
 
@@ -44,7 +46,7 @@ extension JSONTextReader {
             // `Data.init(from:)` reads an array of bytes.
             return Data(try array { try $0.readInteger() as UInt8 })
         case .custom:
-            throw Self.miss
+            throw Unread(reason: .customDataStrategy)
         }
     }
 

@@ -9,11 +9,12 @@ import HTTPSerializationCore
 /// (``JSONTapeDecodable/init(jsonText:)``) reads it: the fast path of a generated decode.
 ///
 /// Nothing is parsed ahead of the reader: each value is checked and read where it stands, so a
-/// document whose keys come in the model's order is scanned once. The reader reports no errors
-/// of its own: anything it does not expect (bad JSON, a value of the wrong kind, a type it does
-/// not read directly) stops it, and the decoder reads the document again through
-/// ``JSONTapeValue``, whose values are the same and whose errors are the `DecodingError`s
-/// `init(from:)` would throw. An object read key by key, as generated code reads one whose
+/// document whose keys come in the model's order is scanned once. The reader throws no
+/// `DecodingError` of its own: anything it does not expect (bad JSON, a value of the wrong kind,
+/// a type with no reader, a custom strategy) stops it, and the decoder reads the document again
+/// through ``JSONTapeValue``, whose values are the same and whose errors are the
+/// `DecodingError`s `init(from:)` would throw (``JSONBodyDecoder/onTextReaderFallback`` hears
+/// why). An object read key by key, as generated code reads one whose
 /// first key is the model's (the macro names each type by a closure that reads the property,
 /// and puts the two ways in initializers of their own); values go into locals and `self` is
 /// set once all reads are done, which spares a large model a copy of itself on the way out:
@@ -105,7 +106,8 @@ public struct JSONTextReader: ~Copyable {
     /// the reader here.
     @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString, in object: inout Object) throws -> T {
-        guard let reader = T.self as? any JSONTapeDecodable.Type, try seek(key, in: &object) else { throw Self.miss }
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Unread.noReader(T.self) }
+        guard try seek(key, in: &object) else { throw Self.miss }
         defer { cursor.finishValue(in: &object.state) }
         return try read(T.self, by: reader)
     }
@@ -118,7 +120,7 @@ public struct JSONTextReader: ~Copyable {
         guard try seek(key, in: &object) else { return nil }
         defer { cursor.finishValue(in: &object.state) }
         if try readNull() { return nil }
-        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Self.miss }
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Unread.noReader(T.self) }
         return try read(T.self, by: reader)
     }
 
@@ -267,7 +269,8 @@ public struct JSONTextReader: ~Copyable {
     /// through its `init(from:)`.
     @_documentation(visibility: internal)
     public mutating func decode<T: Decodable>(from slot: Slot<T>) throws -> T {
-        guard slot.noted.start >= 0, let reader = T.self as? any JSONTapeDecodable.Type else { throw Self.miss }
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Unread.noReader(T.self) }
+        guard slot.noted.start >= 0 else { throw Self.miss }
         return try readNoted(T.self, slot.noted, by: reader)
     }
 
@@ -276,10 +279,16 @@ public struct JSONTextReader: ~Copyable {
     /// none stops the reader.
     @_documentation(visibility: internal)
     public mutating func decodeIfPresent<T: Decodable>(from slot: Slot<T>) throws -> T? {
-        guard slot.noted.start >= 0 else { return nil }
-        if slot.noted.kind != .string, try notedIsNull(slot.noted) { return nil }
-        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Self.miss }
-        return try readNoted(T.self, slot.noted, by: reader)
+        try presentNoted(T.self, slot.noted)
+    }
+
+    /// A noted value of a type known only as `Decodable`: nil when nothing was noted or it is
+    /// null, else read by the type's reader where it has one at run time.
+    mutating func presentNoted<T>(_ type: T.Type, _ value: JSONTextCursor.NotedValue) throws -> T? {
+        guard value.start >= 0 else { return nil }
+        if value.kind != .string, try notedIsNull(value) { return nil }
+        guard let reader = T.self as? any JSONTapeDecodable.Type else { throw Unread.noReader(T.self) }
+        return try readNoted(T.self, value, by: reader)
     }
 
     /// A noted value as `type`, by `reader` (`type` itself, found to have one at run time).
@@ -304,10 +313,7 @@ public struct JSONTextReader: ~Copyable {
     /// `Decodable`: nil when empty or null, else as `decode(from:)` reads it.
     @_documentation(visibility: internal)
     public mutating func decode<Wrapped: Decodable>(from slot: Slot<Wrapped?>) throws -> Wrapped? {
-        guard slot.noted.start >= 0 else { return nil }
-        if slot.noted.kind != .string, try notedIsNull(slot.noted) { return nil }
-        guard let reader = Wrapped.self as? any JSONTapeDecodable.Type else { throw Self.miss }
-        return try readNoted(Wrapped.self, slot.noted, by: reader)
+        try presentNoted(Wrapped.self, slot.noted)
     }
 
     /// Whether a noted value (not a string) is null.
